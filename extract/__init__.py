@@ -1,0 +1,1 @@
+"""Extraction stage: readers, the spaCy pipeline, canonicalization, training and evaluation."""

@@ -1,0 +1,149 @@
+"""Name normalization: canonical keys, span trimming and the generic-word filter.
+
+Plain functions over strings, so they are tested (with hypothesis) without spaCy.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+#: Words that are never an entity on their own (the issue's list plus their near kin).
+GENERIC_HEADS = frozenset(
+    """
+    method methods model models framework frameworks approach approaches network networks
+    algorithm algorithms task tasks dataset datasets benchmark benchmarks technique techniques
+    scheme schemes strategy strategies system systems paradigm paradigms architecture architectures
+    module modules mechanism mechanisms pipeline pipelines procedure procedures process processes
+    solution solutions tool tools problem problems setting settings performance result results
+    experiment experiments analysis analyses work works baseline baselines variant variants
+    design designs formulation formulations objective objectives idea ideas insight insights
+    data corpus corpora suite suites metric metrics measure measures score scores component components
+    application applications domain domains function functions loss losses version versions
+    technology technologies system-level way ways challenge challenges issue issues property properties
+    theory theories study studies evaluation evaluations improvement improvements
+    """.split()
+)
+
+#: Vague modifiers that are trimmed from the edges of a span ("a novel framework" -> "framework").
+VAGUE_MODIFIERS = frozenset(
+    """
+    a an the this that these those our their its his her my your we us it they them
+    novel new proposed existing prior previous standard conventional traditional typical
+    state-of-the-art sota baseline various different several many multiple popular recent current
+    simple efficient effective robust general generic classical modern strong powerful scalable
+    unified first key main such other same both each all any some most more less few
+    further additional original corresponding respective specific particular certain
+    well-known widely-used commonly-used so-called overall entire whole given underlying
+    """.split()
+)
+
+#: A span made only of these is empty of content ("our method", "the proposed approach").
+_NON_CONTENT = GENERIC_HEADS | VAGUE_MODIFIERS | frozenset(
+    "of for and or in on to with via by from as at is are be based using".split()
+)
+
+_DASHES = re.compile(r"[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]")
+_SEPARATORS = re.compile(r"[\s_\-/]+")
+_LETTER_DIGIT = re.compile(r"(?<=[a-z]) (?=\d)")
+_EDGE_PUNCT = ".,;:!?\"'`*()[]{}<>“”‘’«»"
+_TOKEN = re.compile(r"\S+")
+_KEEP_S = ("ss", "us", "is", "ics", "as", "ous")
+
+
+def singularize(word: str) -> str:
+    """A light, idempotent English singular for the last word of a name.
+
+    >>> [singularize(w) for w in ["models", "policies", "classes", "llms", "dynamics", "loss"]]
+    ['model', 'policy', 'class', 'llm', 'dynamics', 'loss']
+    """
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith("sses"):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(_KEEP_S):
+        return word[:-1]
+    return word
+
+
+def normalize_key(name: str) -> str:
+    """The canonical key of a name: case, hyphen, spacing, plural and article variants unify.
+
+    >>> normalize_key("Atari 100K") == normalize_key("Atari-100k")
+    True
+    >>> normalize_key("the Large Language Models")
+    'large language model'
+    >>> normalize_key("Soft Actor-Critic"), normalize_key("ResNet-50"), normalize_key("GPT 4")
+    ('soft actor critic', 'resnet50', 'gpt4')
+    >>> normalize_key("latent diffusion model") == normalize_key("diffusion model")
+    False
+    """
+    text = unicodedata.normalize("NFKC", name)
+    text = _DASHES.sub("-", text)
+    text = unicodedata.normalize("NFKC", text.casefold())
+    text = _SEPARATORS.sub(" ", text).strip(" " + _EDGE_PUNCT)
+    words = text.split(" ")
+    while len(words) > 1 and words[0] in ("the", "a", "an"):
+        words = words[1:]
+    words[-1] = singularize(words[-1])
+    text = " ".join(words)
+    return _LETTER_DIGIT.sub("", text).strip()
+
+
+def is_generic(name: str) -> bool:
+    """True when a name carries no content of its own: only generic words and vague modifiers.
+
+    >>> is_generic("the proposed method"), is_generic("Framework"), is_generic("diffusion model")
+    (True, True, False)
+    """
+    words = [w.strip(_EDGE_PUNCT) for w in _DASHES.sub("-", name).casefold().split()]
+    words = [w for w in words if w]
+    return not words or all(w in _NON_CONTENT for w in words)
+
+
+def trim_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """Shrink ``text[start:end]`` past leading articles/vague words and edge punctuation.
+
+    Trailing vague words stay (they are rare and "X et al." style tails are not entities anyway).
+
+    >>> text = "We propose a novel framework, HarmonyDream."
+    >>> s, e = trim_span(text, 11, 43); text[s:e]
+    'novel framework, HarmonyDream'
+    >>> s, e = trim_span(text, 30, 43); text[s:e]
+    'HarmonyDream'
+    """
+    while start < end and (text[start].isspace() or text[start] in _EDGE_PUNCT):
+        start += 1
+    while end > start and (text[end - 1].isspace() or text[end - 1] in _EDGE_PUNCT):
+        end -= 1
+    # Keep balanced brackets: "ResNet (v2)" keeps its ")", "X)" loses it.
+    while True:
+        match = _TOKEN.match(text, start)
+        if not match or match.end() >= end:
+            break
+        word = match.group().casefold()
+        if word in ("a", "an", "the", "our", "their", "its", "this", "these", "those", "that"):
+            start = match.end()
+            while start < end and text[start].isspace():
+                start += 1
+            continue
+        break
+    return start, end
+
+
+def strip_vague_prefix(text: str, start: int, end: int) -> tuple[int, int]:
+    """Drop leading vague modifiers ("novel", "proposed") but never the last word.
+
+    >>> text = "the proposed novel contrastive learning algorithm"
+    >>> s, e = strip_vague_prefix(text, 0, len(text)); text[s:e]
+    'contrastive learning algorithm'
+    """
+    while True:
+        match = _TOKEN.match(text, start)
+        if not match or match.end() >= end:
+            return start, end
+        if match.group().casefold().strip(_EDGE_PUNCT) not in VAGUE_MODIFIERS:
+            return start, end
+        start = match.end()
+        while start < end and text[start].isspace():
+            start += 1

@@ -1,0 +1,157 @@
+"""The spaCy pipeline: a blank English tokenizer, a sentencizer, the trained NER, and one
+component that wires the plain-function rules in.
+
+The component only connects spaCy to :mod:`~paperkg.extract.abbreviations`,
+:mod:`~paperkg.extract.rules`, :mod:`~paperkg.extract.normalize` and the gazetteer; its output is
+plain data on ``doc._.paperkg_mentions`` (tuples of ints and strings), so ``n_process > 1`` works.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import spacy
+from spacy.language import Language
+from spacy.matcher import PhraseMatcher
+from spacy.tokens import Doc
+
+from paperkg.errors import ExtractionError
+from paperkg.extract.abbreviations import find_abbreviations
+from paperkg.extract.gazetteer import GazetteerEntry, load_gazetteer
+from paperkg.extract.normalize import is_generic, normalize_key, strip_vague_prefix, trim_span
+from paperkg.extract.rules import proposal_spans, role_for, type_from_head
+
+#: Where ``paperkg train`` writes, and where the pipeline loads the shipped model from.
+MODEL_DIR = Path(__file__).parent / "model" / "ner"
+
+MODEL_LABELS = {"METHOD": "Method", "TASK": "Task", "DATASET": "Dataset", "METRIC": "Metric"}
+_CONTEXT_TYPE = re.compile(r"^\s*(dataset|datasets|corpus|benchmark|benchmarks|suite|environment|environments)\b", re.I)
+_CONTEXT_TYPES = {"dataset": "Dataset", "datasets": "Dataset", "corpus": "Dataset"}
+
+# Priorities when candidates overlap: definitions and coined names beat list lookups,
+# which beat the statistical model.
+PRIORITY = {"abbreviation": 3, "proposal": 3, "gazetteer": 2, "model": 1}
+
+if not Doc.has_extension("paperkg_mentions"):
+    Doc.set_extension("paperkg_mentions", default=None)
+    Doc.set_extension("paperkg_abbreviations", default=None)
+
+
+class EntityComponent:
+    """Collect candidates from every source, resolve overlaps, and attach type and role."""
+
+    def __init__(self, nlp: Language, name: str) -> None:
+        self.name = name
+        self.entries: list[GazetteerEntry] = list(load_gazetteer())
+        self.type_by_key = {}
+        for entry in self.entries:
+            self.type_by_key.setdefault(normalize_key(entry.surface), entry.type)
+        self.cased = PhraseMatcher(nlp.vocab, attr="ORTH")
+        self.lower = PhraseMatcher(nlp.vocab, attr="LOWER")
+        surfaces = [entry.surface for entry in self.entries]
+        for index, doc in enumerate(nlp.tokenizer.pipe(surfaces, batch_size=1000)):
+            matcher = self.cased if self.entries[index].case_sensitive else self.lower
+            matcher.add(str(index), [doc])
+
+    def __call__(self, doc: Doc) -> Doc:
+        text = doc.text
+        candidates: list[tuple[int, int, str, str]] = []  # (start, end, type, origin)
+        abbreviations = find_abbreviations(text)
+        for abbr in abbreviations:
+            long_form = text[abbr.long_start : abbr.long_end]
+            kind = self._type_for(long_form) or "Method"
+            candidates.append((abbr.long_start, abbr.long_end, kind, "abbreviation"))
+            short = re.escape(text[abbr.short_start : abbr.short_end].rstrip("s"))
+            for match in re.finditer(rf"(?<![\w\-]){short}s?(?![\w\-])", text):
+                candidates.append((match.start(), match.end(), kind, "abbreviation"))
+        for sent in doc.sents:
+            for start, end in proposal_spans(sent.text):
+                name = sent.text[start:end]
+                candidates.append((sent.start_char + start, sent.start_char + end, type_from_head(name) or self._type_for(name) or "Method", "proposal"))
+        for matcher in (self.cased, self.lower):
+            for match_id, start, end in matcher(doc):
+                entry = self.entries[int(self.vocab_string(doc, match_id))]
+                span = doc[start:end]
+                candidates.append((span.start_char, span.end_char, entry.type, "gazetteer"))
+        for ent in doc.ents:
+            if ent.label_ in MODEL_LABELS:
+                candidates.append((ent.start_char, ent.end_char, MODEL_LABELS[ent.label_], "model"))
+        mentions = []
+        for start, end, kind, origin in resolve_overlaps(self._clean(text, candidates)):
+            sent = doc.char_span(start, end, alignment_mode="expand")
+            sentence = sent.sent if sent is not None else doc[:]
+            s_start, s_end = sentence.start_char, sentence.end_char
+            kind = _context_type(text, end) or kind
+            role = role_for(text[s_start:s_end], start - s_start, end - s_start, origin=origin)
+            if role == "proposed" and origin != "proposal" and normalize_key(text[start:end]) in self.type_by_key:
+                role = "used"  # a name in the gazetteer is known already, so this paper did not introduce it
+            mentions.append((start, end, kind, role, origin, s_start, s_end))
+        doc._.paperkg_mentions = mentions
+        doc._.paperkg_abbreviations = [
+            (a.long_start, a.long_end, a.short_start, a.short_end) for a in abbreviations
+        ]
+        return doc
+
+    @staticmethod
+    def vocab_string(doc: Doc, match_id: int) -> str:
+        return doc.vocab.strings[match_id]
+
+    def _type_for(self, name: str) -> str | None:
+        return self.type_by_key.get(normalize_key(name)) or type_from_head(name)
+
+    def _clean(self, text: str, candidates: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
+        cleaned = []
+        for start, end, kind, origin in candidates:
+            start, end = trim_span(text, start, end)
+            if origin == "model":
+                start, end = strip_vague_prefix(text, start, end)
+                kind = type_from_head(text[start:end]) or kind
+            if end <= start or is_generic(text[start:end]):
+                continue
+            cleaned.append((start, end, kind, origin))
+        return cleaned
+
+
+def _context_type(text: str, end: int) -> str | None:
+    """"on the X benchmark" makes X a Benchmark, "the X dataset" a Dataset."""
+    match = _CONTEXT_TYPE.match(text, end)
+    if not match:
+        return None
+    return _CONTEXT_TYPES.get(match.group(1).lower(), "Benchmark")
+
+
+def resolve_overlaps(candidates: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
+    """Keep the best of overlapping candidates: higher priority, then longer, then earlier.
+
+    >>> resolve_overlaps([(0, 15, "Method", "model"), (7, 15, "Method", "gazetteer"), (20, 23, "Task", "model")])
+    [(7, 15, 'Method', 'gazetteer'), (20, 23, 'Task', 'model')]
+    """
+    ranked = sorted(set(candidates), key=lambda c: (-PRIORITY[c[3]], -(c[1] - c[0]), c[0], c[2]))
+    taken: list[tuple[int, int, str, str]] = []
+    for cand in ranked:
+        if all(cand[1] <= other[0] or cand[0] >= other[1] for other in taken):
+            taken.append(cand)
+    return sorted(taken)
+
+
+@Language.factory("paperkg_entities")
+def make_entity_component(nlp: Language, name: str) -> EntityComponent:
+    return EntityComponent(nlp, name)
+
+
+@lru_cache(maxsize=2)
+def build_pipeline(use_model: bool = True) -> Language:
+    """The extraction pipeline; ``use_model=False`` runs the rules and gazetteers alone."""
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    if use_model:
+        if not (MODEL_DIR / "meta.json").exists():
+            raise ExtractionError(
+                f"the trained model is missing at {MODEL_DIR}; run 'paperkg train' to build it"
+            )
+        trained = spacy.load(MODEL_DIR)
+        nlp.add_pipe("ner", source=trained)
+    nlp.add_pipe("paperkg_entities")
+    return nlp

@@ -1,0 +1,475 @@
+"""Train paperkg's statistical NER (METHOD / TASK / DATASET / METRIC) from the gold JSONL files.
+
+``train_model(gold_dir, output_dir)`` reads the train splits named in ``ner.cfg`` (SciERC and
+CS-NER/FTD), turns them into spaCy training examples, trains the ``ner`` component described
+by ``ner.cfg`` with spaCy's training API (``Language.update``), picks the checkpoint that scores
+best on the dev splits (mean micro exact-span F1, scored by :mod:`paperkg.extract.evaluate`)
+and writes the pipeline (``spacy.blank("en")`` tokenizer + ``ner``) to ``output_dir``.
+
+How the gold becomes training data (``[paperkg]`` section of ``ner.cfg``):
+
+* SciERC's nested/overlapping spans cannot be held by a NER: the shorter (inner) one is dropped.
+* SciERC ``OTHER`` spans (OtherScientificTerm, Generic) can be trained as a fifth label
+  (``train_other``) to sharpen boundaries. The shipped component then predicts ``OTHER``
+  spans; users must drop them.
+* CS-NER annotates only METHOD and TASK. Its datasets/metrics are unannotated, so calling
+  every other token "outside" teaches the model to miss them. With
+  ``csner_unannotated = "missing"`` a teacher trained on SciERC alone tags the CS-NER train
+  texts first, and the spans it calls DATASET/METRIC/OTHER are marked *missing* (no loss),
+  unless they overlap a CS-NER gold span.
+
+Nothing here downloads anything; the result depends only on the gold files, ``ner.cfg`` and
+``seed``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import spacy
+from spacy.language import Language
+from spacy.tokens import Doc, Span
+from spacy.training import Example
+from spacy.util import filter_spans, fix_random_seed, load_model_from_config, registry
+from thinc.api import Config
+
+from paperkg.errors import InputError
+from paperkg.extract.evaluate import (
+    SCORED_LABELS,
+    EvaluationReport,
+    GoldDoc,
+    annotated_labels,
+    read_gold,
+    score,
+)
+
+#: Where the package's own trained pipeline lives (and where ``paperkg train`` writes it).
+DEFAULT_MODEL_DIR: Path = Path(__file__).parent / "model" / "ner"
+#: The training config shipped next to this module.
+DEFAULT_CONFIG: Path = Path(__file__).parent / "ner.cfg"
+#: Label the model may predict besides the scored ones; never reported as an entity.
+OTHER_LABEL = "OTHER"
+
+_DEFAULT_OPTIONS: dict[str, Any] = {
+    "train_files": ["scierc_train.jsonl", "csner-ftd_train.jsonl"],
+    "dev_files": ["scierc_dev.jsonl", "csner-ftd_dev.jsonl"],
+    "train_other": True,
+    "csner_unannotated": "missing",
+    "teacher_steps": 1500,
+}
+_UNANNOTATED_MODES = ("outside", "missing", "pseudo", "drop")
+
+
+def default_gold_dir() -> Path:
+    """``../shared/data/gold`` relative to the repository root (the source checkout)."""
+    return Path(__file__).resolve().parents[1].parent / "shared" / "data" / "gold"
+
+
+@dataclass(frozen=True)
+class DevScore:
+    """Model-alone scores on one dev file (exact-span micro and per type)."""
+
+    file: str
+    precision: float
+    recall: float
+    f1: float
+    overlap_f1: float
+    per_type: tuple[tuple[str, float, float, float], ...]  # (label, P, R, F1)
+
+    @classmethod
+    def from_report(cls, name: str, report: EvaluationReport) -> DevScore:
+        micro = report.exact.micro
+        return cls(
+            file=name,
+            precision=micro.precision,
+            recall=micro.recall,
+            f1=micro.f1,
+            overlap_f1=report.overlap.micro.f1,
+            per_type=tuple((s.label, s.precision, s.recall, s.f1) for s in report.exact.per_type),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "precision": round(self.precision, 4),
+            "recall": round(self.recall, 4),
+            "f1": round(self.f1, 4),
+            "overlap_f1": round(self.overlap_f1, 4),
+            "per_type": {
+                lab: {"precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4)}
+                for lab, p, r, f in self.per_type
+            },
+        }
+
+
+@dataclass(frozen=True)
+class TrainReport:
+    """What :func:`train_model` did: where the model went, how good, how long, how big."""
+
+    output_dir: Path
+    seed: int
+    steps: int
+    best_step: int
+    train_docs: int
+    dev: tuple[DevScore, ...]
+    seconds: float
+    size_bytes: int
+    labels: tuple[str, ...]
+
+    @property
+    def dev_f1(self) -> dict[str, float]:
+        return {d.file: d.f1 for d in self.dev}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "output_dir": str(self.output_dir),
+            "seed": self.seed,
+            "steps": self.steps,
+            "best_step": self.best_step,
+            "train_docs": self.train_docs,
+            "dev": [d.to_dict() for d in self.dev],
+            "seconds": round(self.seconds, 1),
+            "size_bytes": self.size_bytes,
+            "labels": list(self.labels),
+        }
+
+
+# --------------------------------------------------------------------------------------------
+# Gold -> examples
+# --------------------------------------------------------------------------------------------
+
+
+def _read_gold_file(gold_dir: Path, name: str, limit: int | None) -> list[GoldDoc]:
+    path = gold_dir / name
+    if not path.is_file():
+        raise InputError(f"{path}: gold file not found (expected it under --gold-dir {gold_dir})")
+    docs = read_gold(path)
+    return docs[:limit] if limit else docs
+
+
+def _char_spans(
+    doc: Doc, spans: Iterable[tuple[int, int, str]], gold: GoldDoc | None = None
+) -> list[Span]:
+    out = []
+    for start, end, label in spans:
+        span = doc.char_span(start, end, label=label, alignment_mode="expand")
+        if span is None or not span.text.strip():  # pragma: no cover - tokenizer can't align
+            where = f"{gold.source}:{gold.line}" if gold else "text"
+            raise InputError(f"{where}: span [{start}, {end}) does not align to tokens")
+        out.append(span)
+    return out
+
+
+def make_example(
+    nlp: Language,
+    gold: GoldDoc,
+    labels: Iterable[str],
+    *,
+    missing: Iterable[tuple[int, int, str]] = (),
+    extra: Iterable[tuple[int, int, str]] = (),
+) -> Example:
+    """One training example: gold spans of ``labels`` (overlaps resolved to the longest),
+    ``extra`` spans added where they overlap no gold span, ``missing`` spans marked missing
+    where they overlap no gold span, every other token "outside"."""
+    wanted = set(labels)
+    reference = nlp.make_doc(gold.text)
+    ents = filter_spans(
+        _char_spans(
+            reference,
+            ((e.start, e.end, e.label) for e in gold.entities if e.label in wanted),
+            gold,
+        )
+    )
+    taken = {i for span in ents for i in range(span.start, span.end)}
+
+    def free(spans: list[Span]) -> list[Span]:
+        kept = []
+        for span in filter_spans(spans):
+            if not any(i in taken for i in range(span.start, span.end)):
+                kept.append(span)
+        return kept
+
+    extra_spans = free(_char_spans(reference, extra))
+    taken.update(i for span in extra_spans for i in range(span.start, span.end))
+    missing_spans = free(_char_spans(reference, missing))
+    reference.set_ents(ents + extra_spans, missing=missing_spans, default="outside")
+    return Example(nlp.make_doc(gold.text), reference)
+
+
+def predict_spans(
+    nlp: Language, texts: Sequence[str], *, labels: Iterable[str] = SCORED_LABELS, **pipe_kwargs: Any
+) -> list[list[tuple[int, int, str]]]:
+    """``(start_char, end_char, LABEL)`` of the pipeline's entities with one of ``labels``."""
+    keep = set(labels)
+    return [
+        [(e.start_char, e.end_char, e.label_) for e in doc.ents if e.label_ in keep]
+        for doc in nlp.pipe(texts, **pipe_kwargs)
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# Training
+# --------------------------------------------------------------------------------------------
+
+
+def _load_config(config_path: Path, overrides: dict[str, Any] | None) -> tuple[Config, dict]:
+    if not config_path.is_file():
+        raise InputError(f"{config_path}: training config not found")
+    try:
+        config = Config().from_disk(config_path, overrides=dict(overrides or {}))
+    except Exception as exc:  # noqa: BLE001 - thinc raises several error types here
+        raise InputError(f"{config_path}: cannot read the training config: {exc}") from exc
+    options = dict(_DEFAULT_OPTIONS)
+    options.update(dict(config.pop("paperkg", {})))
+    if options["csner_unannotated"] not in _UNANNOTATED_MODES:
+        raise InputError(
+            f"{config_path}: [paperkg] csner_unannotated must be one of {_UNANNOTATED_MODES}"
+        )
+    return config, options
+
+
+class _Trainer:
+    """One training run of the config's pipeline on a list of examples."""
+
+    def __init__(self, config: Config, seed: int, log) -> None:
+        fix_random_seed(seed)
+        self.seed = seed
+        self.log = log
+        self.nlp = load_model_from_config(config, auto_fill=True, validate=True)
+        training = config["training"]
+        resolved = registry.resolve(
+            {"optimizer": training["optimizer"], "batcher": training["batcher"]}
+        )
+        self.optimizer = resolved["optimizer"]
+        self.batcher = resolved["batcher"]
+        self.dropout = float(training["dropout"])
+        self.eval_frequency = int(training["eval_frequency"])
+        self.patience = int(training["patience"])
+
+    def fit(self, examples: list[Example], max_steps: int, evaluate=None) -> tuple[int, int, float]:
+        """Train for at most ``max_steps`` updates; with ``evaluate`` (callback returning a
+        score), keep the best-scoring averaged weights and stop after ``patience`` steps
+        without improvement. Returns ``(steps, best_step, best_score)``."""
+        nlp, optimizer = self.nlp, self.optimizer
+        fix_random_seed(self.seed)
+        nlp.initialize(lambda: examples, sgd=optimizer)
+        rng = random.Random(self.seed)
+        order = list(examples)
+        ner = nlp.get_pipe("ner")
+        best = (-1.0, 0, None)  # score, step, weights
+        step = 0
+        losses: dict[str, float] = {}
+        while step < max_steps:
+            rng.shuffle(order)
+            for batch in self.batcher(order):
+                nlp.update(batch, drop=self.dropout, sgd=optimizer, losses=losses)
+                step += 1
+                if evaluate is not None and (step % self.eval_frequency == 0 or step == max_steps):
+                    with nlp.use_params(optimizer.averages):
+                        value, info = evaluate(nlp)
+                        if value > best[0]:
+                            best = (value, step, ner.model.to_bytes())
+                    self.log(
+                        f"step {step:>5}  loss {losses.get('ner', 0.0):9.1f}  {info}"
+                        + ("  *" if best[1] == step else "")
+                    )
+                    losses = {}
+                    if step - best[1] >= self.patience:
+                        max_steps = step
+                if step >= max_steps:
+                    break
+        if best[2] is not None:
+            ner.model.from_bytes(best[2])
+        elif optimizer.averages:
+            with nlp.use_params(optimizer.averages):
+                weights = ner.model.to_bytes()
+            ner.model.from_bytes(weights)
+        return step, best[1] or step, best[0]
+
+
+def _dir_size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def _install(nlp: Language, output_dir: Path) -> None:
+    """Write ``nlp`` to ``output_dir``, replacing a previous pipeline there (never other data)."""
+    output_dir = Path(output_dir)
+    if output_dir.exists():
+        if not output_dir.is_dir():
+            raise InputError(f"{output_dir}: output path exists and is not a directory")
+        contents = {p.name for p in output_dir.iterdir()}
+        if contents and not {"config.cfg", "meta.json"} <= contents:
+            raise InputError(
+                f"{output_dir}: directory is not empty and does not hold a spaCy pipeline; "
+                "refusing to overwrite it"
+            )
+    output_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".ner-", dir=output_dir.parent))
+    try:
+        nlp.to_disk(staging)
+        if output_dir.exists():
+            shutil.rmtree(output_dir)
+        staging.rename(output_dir)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+def train_model(
+    gold_dir: Path,
+    output_dir: Path = DEFAULT_MODEL_DIR,
+    *,
+    seed: int = 0,
+    max_steps: int | None = None,
+    config_path: Path | None = None,
+    overrides: dict[str, Any] | None = None,
+    limit: int | None = None,
+    progress: bool = True,
+) -> TrainReport:
+    """Train the NER on the train splits under ``gold_dir`` and write it to ``output_dir``.
+
+    ``max_steps`` overrides ``[training] max_steps`` of the config; ``overrides`` maps dotted
+    config keys to values (``"components.ner.model.tok2vec.encode.width": 64``; keys
+    ``"paperkg.*"`` set the gold-handling options); ``limit`` keeps only the first N documents
+    of every train/dev file (smoke tests). With ``progress`` the dev scores are logged to stderr.
+
+    Raises :class:`InputError` when a gold file or the config is missing, and
+    :class:`EvaluationError` (naming file and line) when a gold line is malformed.
+    """
+    started = time.perf_counter()
+    gold_dir = Path(gold_dir)
+    config_path = Path(config_path) if config_path else DEFAULT_CONFIG
+    if not gold_dir.is_dir():
+        raise InputError(f"{gold_dir}: gold directory not found")
+    config, options = _load_config(config_path, overrides)
+    if max_steps is not None:
+        config["training"]["max_steps"] = int(max_steps)
+    steps_budget = int(config["training"]["max_steps"])
+
+    def log(message: str) -> None:
+        if progress:
+            print(f"[paperkg train {time.perf_counter() - started:6.0f}s] {message}", file=sys.stderr, flush=True)
+
+    train_sets = [(name, _read_gold_file(gold_dir, name, limit)) for name in options["train_files"]]
+    dev_sets = [(name, _read_gold_file(gold_dir, name, limit)) for name in options["dev_files"]]
+    train_other = bool(options["train_other"])
+    mode = options["csner_unannotated"]
+
+    def file_labels(docs: list[GoldDoc]) -> set[str]:
+        labels = set(annotated_labels(docs))
+        if train_other and any(e.label == OTHER_LABEL for d in docs for e in d.entities):
+            labels.add(OTHER_LABEL)
+        return labels
+
+    all_labels = set().union(*(file_labels(docs) for _, docs in train_sets))
+    full = [(n, d) for n, d in train_sets if file_labels(d) == all_labels]
+    partial = [(n, d) for n, d in train_sets if file_labels(d) != all_labels]
+    if not full:
+        raise InputError("no train file annotates every label; cannot train a complete NER")
+
+    blank = spacy.blank(config["nlp"]["lang"])
+    examples = [make_example(blank, doc, all_labels) for _, docs in full for doc in docs]
+    log(f"{len(examples)} fully annotated train docs ({', '.join(n for n, _ in full)})")
+
+    if partial and mode != "drop":
+        if mode == "outside":
+            for _, docs in partial:
+                examples += [make_example(blank, doc, file_labels(docs)) for doc in docs]
+        else:
+            teacher_steps = min(int(options["teacher_steps"]), steps_budget)
+            log(f"teacher: {teacher_steps} steps on the fully annotated files")
+            teacher = _Trainer(config, seed, log)
+            teacher.fit(list(examples), teacher_steps)
+            for name, docs in partial:
+                known = file_labels(docs)
+                guesses = predict_spans(
+                    teacher.nlp, [d.text for d in docs], labels=all_labels - known
+                )
+                n_spans = sum(map(len, guesses))
+                log(f"teacher: {n_spans} {'/'.join(sorted(all_labels - known))} spans in {name} "
+                    f"marked {'missing' if mode == 'missing' else 'as entities'}")
+                for doc, spans in zip(docs, guesses):
+                    if mode == "missing":
+                        examples.append(make_example(blank, doc, known, missing=spans))
+                    else:
+                        examples.append(make_example(blank, doc, known, extra=spans))
+            del teacher
+
+    dev_texts = [[d.text for d in docs] for _, docs in dev_sets]
+
+    def evaluate(nlp: Language) -> tuple[float, str]:
+        f1s = []
+        for (name, docs), texts in zip(dev_sets, dev_texts):
+            report = score(docs, predict_spans(nlp, texts))
+            f1s.append(report.exact.micro.f1)
+        info = "  ".join(f"{n.split('_')[0]} F1 {f:.3f}" for (n, _), f in zip(dev_sets, f1s))
+        return sum(f1s) / len(f1s), info
+
+    trainer = _Trainer(config, seed, log)
+    log(f"training on {len(examples)} docs, labels {sorted(all_labels)}, max {steps_budget} steps")
+    steps, best_step, _ = trainer.fit(examples, steps_budget, evaluate)
+    nlp = trainer.nlp
+
+    dev_scores = []
+    for (name, docs), texts in zip(dev_sets, dev_texts):
+        report = score(docs, predict_spans(nlp, texts), source=name)
+        dev_scores.append(DevScore.from_report(name, report))
+    seconds = time.perf_counter() - started
+    nlp.meta.update(
+        {
+            "name": "paperkg_ner",
+            "version": "0.1.0",
+            "description": "paperkg NER for ML abstracts: METHOD, TASK, DATASET, METRIC "
+            "(and OTHER, to be dropped). Trained on SciERC and CS-NER/FTD train splits.",
+            "license": "research use (SciERC has no explicit licence)",
+            "labels_scored": list(SCORED_LABELS),
+            "performance": {d.file: d.to_dict() for d in dev_scores},
+            "paperkg_training": {
+                "seed": seed,
+                "steps": steps,
+                "best_step": best_step,
+                "seconds": round(seconds, 1),
+                "options": {k: options[k] for k in sorted(options)},
+                "train_docs": len(examples),
+            },
+        }
+    )
+    _install(nlp, Path(output_dir))
+    report = TrainReport(
+        output_dir=Path(output_dir),
+        seed=seed,
+        steps=steps,
+        best_step=best_step,
+        train_docs=len(examples),
+        dev=tuple(dev_scores),
+        seconds=seconds,
+        size_bytes=_dir_size(Path(output_dir)),
+        labels=tuple(sorted(all_labels)),
+    )
+    log(
+        f"done: best step {best_step}/{steps}, "
+        + ", ".join(f"{d.file} F1 {d.f1:.3f}" for d in dev_scores)
+        + f", {report.size_bytes / 1e6:.1f} MB in {seconds:.0f}s -> {output_dir}"
+    )
+    return report
+
+
+__all__ = [
+    "DEFAULT_CONFIG",
+    "DEFAULT_MODEL_DIR",
+    "DevScore",
+    "TrainReport",
+    "default_gold_dir",
+    "make_example",
+    "predict_spans",
+    "train_model",
+]

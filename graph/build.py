@@ -1,0 +1,98 @@
+"""Build the NetworkX knowledge graph from extraction records (schema in ``paperkg.graph``)."""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+import networkx as nx
+
+from paperkg.extract.canonical import entity_aliases
+from paperkg.graph.linking import add_links
+from paperkg.types import Extraction
+
+PAPER_PREFIX = "paper:"
+ENTITY_PREFIX = "entity:"
+
+
+def paper_node(paper_id: str) -> str:
+    return PAPER_PREFIX + paper_id
+
+
+def entity_node(key: str) -> str:
+    return ENTITY_PREFIX + key
+
+
+def build_graph(extractions: Sequence[Extraction], *, top_k: int = 20) -> nx.DiGraph:
+    """Papers, canonical entities, paper->entity edges, and capped paper-paper links.
+
+    >>> from paperkg.types import Paper, PaperEntity, Mention
+    >>> def ex(pid, key):
+    ...     m = Mention(0, 3, "SAC", "Method", key, "used", "SAC works.")
+    ...     e = PaperEntity(key, "SAC", "Method", "used", (m,), "SAC works.")
+    ...     return Extraction(Paper(pid, "SAC works."), pid, (e,))
+    >>> g = build_graph([ex("a", "sac"), ex("b", "sac")])
+    >>> sorted(g.nodes), g.nodes["entity:sac"]["paper_count"], g.has_edge("paper:a", "paper:b")
+    (['entity:sac', 'paper:a', 'paper:b'], 2, True)
+    """
+    graph = nx.DiGraph(paperkg_schema=1)
+    add_extractions(graph, extractions)
+    return add_links(graph, top_k=top_k)
+
+
+def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.DiGraph:
+    """Add papers and entities to ``graph`` in place (used by incremental builds too)."""
+    extractions = list(extractions)
+    aliases = entity_aliases(extractions)
+    for extraction in extractions:
+        paper = extraction.paper
+        node = paper_node(paper.id)
+        graph.add_node(
+            node,
+            kind="Paper",
+            paper_id=paper.id,
+            label=extraction.label,
+            title=paper.title,
+            abstract=paper.abstract,
+            venue=paper.venue,
+            year=paper.year,
+            url=paper.url,
+            authors=list(paper.authors),
+            source=paper.source,
+            line=paper.line,
+        )
+        for entity in extraction.entities:
+            target = entity_node(entity.key)
+            if target not in graph:
+                graph.add_node(target, kind="Entity", type=entity.type, key=entity.key, name=entity.name, aliases=[], paper_count=0)
+            attrs = graph.nodes[target]
+            attrs["aliases"] = sorted(set(attrs["aliases"]) | set(aliases.get(entity.key, ())))
+            first = entity.mentions[0]
+            evidence_offset = paper.abstract.find(entity.evidence) if entity.evidence else -1
+            graph.add_edge(
+                node,
+                target,
+                kind="HAS",
+                role=entity.role,
+                count=entity.count,
+                evidence=entity.evidence,
+                evidence_offset=max(evidence_offset, 0) if evidence_offset >= 0 else first.start,
+                mentions=[[m.start, m.end, m.text] for m in entity.mentions],
+            )
+    for node, attrs in graph.nodes(data=True):
+        if attrs["kind"] == "Entity":
+            attrs["paper_count"] = sum(1 for source in graph.predecessors(node) if graph.nodes[source]["kind"] == "Paper")
+    return graph
+
+
+def paper_nodes(graph: nx.DiGraph) -> list[str]:
+    """Paper node ids in insertion (input) order."""
+    return [n for n, kind in graph.nodes(data="kind") if kind == "Paper"]
+
+
+def entity_nodes(graph: nx.DiGraph) -> list[str]:
+    return [n for n, kind in graph.nodes(data="kind") if kind == "Entity"]
+
+
+def has_edges(graph: nx.DiGraph, paper: str) -> list[tuple[str, dict]]:
+    """The paper's entity edges, in the order they were added (first mention first)."""
+    return [(target, data) for _, target, data in graph.out_edges(paper, data=True) if data["kind"] == "HAS"]

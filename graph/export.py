@@ -1,0 +1,82 @@
+"""Exports: node-link JSON (also the save format), GraphML, and graph loading.
+
+GraphML holds only scalar attributes, so lists (aliases, authors, mentions, shared) are written
+as JSON strings and ``None`` values are left out.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+
+from paperkg.errors import GraphFileError
+
+FORMAT = "paperkg-graph"
+FORMAT_VERSION = 1
+
+
+def to_node_link(graph: nx.DiGraph) -> dict:
+    """The graph as a node-link dict (deterministic: nodes and edges in insertion order)."""
+    data = nx.node_link_data(graph, edges="edges")
+    data["graph"] = {**data.get("graph", {}), "format": FORMAT, "format_version": FORMAT_VERSION}
+    return data
+
+
+def write_node_link(graph: nx.DiGraph, path: str | Path) -> Path:
+    """Write node-link JSON; ``paperkg.load`` reads it back.
+
+    >>> import tempfile, os
+    >>> g = nx.DiGraph(); g.add_node("paper:x", kind="Paper", title=None)
+    >>> p = write_node_link(g, os.path.join(tempfile.mkdtemp(), "g.json"))
+    >>> read_node_link(p).nodes["paper:x"]
+    {'kind': 'Paper', 'title': None}
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(to_node_link(graph), handle, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        handle.write("\n")
+    return path
+
+
+def read_node_link(path: str | Path) -> nx.DiGraph:
+    """Read a graph written by :func:`write_node_link`, checking its format marker."""
+    path = Path(path)
+    if not path.exists():
+        raise GraphFileError(f"{path}: no such graph file (build one with 'paperkg build INPUT --out DIR')")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise GraphFileError(f"{path}: not a paperkg graph file ({exc})") from exc
+    meta = data.get("graph", {}) if isinstance(data, dict) else {}
+    if meta.get("format") != FORMAT:
+        raise GraphFileError(f"{path}: not a paperkg graph file (no '{FORMAT}' marker)")
+    if meta.get("format_version") != FORMAT_VERSION:
+        raise GraphFileError(f"{path}: graph format version {meta.get('format_version')!r}; this paperkg reads {FORMAT_VERSION}")
+    graph = nx.node_link_graph(data, directed=True, multigraph=False, edges="edges")
+    graph.graph.pop("format", None)
+    graph.graph.pop("format_version", None)
+    return graph
+
+
+def _scalar(value):
+    if isinstance(value, (list, tuple, dict)):
+        return json.dumps(value, ensure_ascii=False)
+    return value
+
+
+def write_graphml(graph: nx.DiGraph, path: str | Path) -> Path:
+    """Write GraphML (lists as JSON strings, ``None`` left out)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    flat = nx.DiGraph()
+    flat.graph.update({k: _scalar(v) for k, v in graph.graph.items() if v is not None})
+    for node, attrs in graph.nodes(data=True):
+        flat.add_node(node, **{k: _scalar(v) for k, v in attrs.items() if v is not None})
+    for source, target, attrs in graph.edges(data=True):
+        flat.add_edge(source, target, **{k: _scalar(v) for k, v in attrs.items() if v is not None})
+    nx.write_graphml(flat, path, encoding="utf-8")
+    return path

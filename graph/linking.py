@@ -1,0 +1,114 @@
+"""Paper-paper links through shared entities, computed with scipy sparse products.
+
+Each paper is an IDF-weighted entity vector (rare shared entities count more), normalized to
+unit length; the link weight is the cosine of two such vectors. Rows are multiplied in blocks
+and only each paper's ``top_k`` strongest links are kept, so memory stays bounded and the
+result sparse. (The naive bipartite projection is 99.7% dense at 20k papers.)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Iterator
+
+import networkx as nx
+import numpy as np
+from scipy import sparse
+
+from paperkg.types import Link
+
+BLOCK_ROWS = 1024
+MAX_SHARED = 10
+
+
+def incidence(graph: nx.DiGraph) -> tuple[list[str], list[str], sparse.csr_matrix]:
+    """Paper ids, entity ids and the binary paper x entity matrix, all in sorted id order."""
+    papers = sorted(n for n, kind in graph.nodes(data="kind") if kind == "Paper")
+    entities = sorted(n for n, kind in graph.nodes(data="kind") if kind == "Entity")
+    column = {node: index for index, node in enumerate(entities)}
+    rows, cols = [], []
+    for row, paper in enumerate(papers):
+        for _, target, kind in graph.out_edges(paper, data="kind"):
+            if kind == "HAS":
+                rows.append(row)
+                cols.append(column[target])
+    data = np.ones(len(rows), dtype=np.float64)
+    matrix = sparse.csr_matrix((data, (rows, cols)), shape=(len(papers), len(entities)))
+    return papers, entities, matrix
+
+
+def idf_weights(matrix: sparse.csr_matrix) -> np.ndarray:
+    """log(N / df) per entity; entities in one paper only get 0, as they link nothing."""
+    n_papers = matrix.shape[0]
+    df = np.asarray(matrix.sum(axis=0)).ravel()
+    with np.errstate(divide="ignore"):
+        idf = np.where(df > 1, np.log(n_papers / np.maximum(df, 1)), 0.0)
+    return idf
+
+
+def paper_links(graph: nx.DiGraph, *, top_k: int = 20, min_weight: float = 0.0) -> Iterator[Link]:
+    """Each paper's ``top_k`` most similar papers, as :class:`Link` records (deduplicated).
+
+    >>> from paperkg.graph.build import build_graph
+    >>> g = nx.DiGraph()
+    >>> for p, ents in {"a": ["x", "y"], "b": ["x", "y"], "c": ["y", "z"], "d": ["z"]}.items():
+    ...     g.add_node("paper:" + p, kind="Paper")
+    ...     for e in ents:
+    ...         g.add_node("entity:" + e, kind="Entity")
+    ...         g.add_edge("paper:" + p, "entity:" + e, kind="HAS")
+    >>> [(l.source, l.target, l.shared) for l in paper_links(g, top_k=1)]
+    [('paper:a', 'paper:b', ('entity:x', 'entity:y')), ('paper:c', 'paper:d', ('entity:z',))]
+    """
+    if top_k < 1:
+        return
+    papers, entities, matrix = incidence(graph)
+    if not papers or not entities:
+        return
+    idf = idf_weights(matrix)
+    weighted = matrix.multiply(idf).tocsr()
+    norms = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    unit = sparse.diags(1.0 / norms) @ weighted
+    unit_t = unit.T.tocsc()
+    chosen: dict[tuple[int, int], float] = {}
+    for block_start in range(0, len(papers), BLOCK_ROWS):
+        block = (unit[block_start : block_start + BLOCK_ROWS] @ unit_t).tocsr()
+        for offset in range(block.shape[0]):
+            row = block_start + offset
+            start, end = block.indptr[offset], block.indptr[offset + 1]
+            cols, vals = block.indices[start:end], block.data[start:end]
+            keep = (cols != row) & (vals > min_weight)
+            cols, vals = cols[keep], vals[keep]
+            if not len(cols):
+                continue
+            # Strongest first; ties broken by the other paper's id so the result is deterministic.
+            order = np.lexsort((cols, -np.round(vals, 12)))[:top_k]
+            for col, val in zip(cols[order], vals[order]):
+                pair = (min(row, int(col)), max(row, int(col)))
+                chosen[pair] = float(val)
+    for (left, right), weight in sorted(chosen.items()):
+        shared_cols = np.intersect1d(matrix[left].indices, matrix[right].indices)
+        ranked = sorted(shared_cols, key=lambda c: (-idf[c], entities[c]))[:MAX_SHARED]
+        yield Link(
+            source=papers[left],
+            target=papers[right],
+            weight=round(weight, 6),
+            shared=tuple(entities[c] for c in ranked),
+        )
+
+
+def add_links(graph: nx.DiGraph, *, top_k: int = 20) -> nx.DiGraph:
+    """A copy of ``graph`` whose RELATED_TO edges are recomputed from the entity edges."""
+    linked = graph.copy()
+    linked.remove_edges_from([(u, v) for u, v, kind in graph.edges(data="kind") if kind == "RELATED_TO"])
+    for link in paper_links(linked, top_k=top_k):
+        linked.add_edge(link.source, link.target, kind="RELATED_TO", weight=link.weight, shared=list(link.shared))
+    linked.graph["top_k"] = top_k
+    return linked
+
+
+def idf_of(graph: nx.DiGraph, entity: str) -> float:
+    """The IDF of one entity node, as the links use it."""
+    n_papers = sum(1 for _, kind in graph.nodes(data="kind") if kind == "Paper")
+    df = graph.nodes[entity].get("paper_count", 0)
+    return math.log(n_papers / df) if df > 1 else 0.0

@@ -1,0 +1,11 @@
+"""paperkg: machine-learning paper abstracts in, a research knowledge graph out.
+
+>>> import paperkg
+>>> kg = paperkg.build(["examples/abstracts.txt"])        # doctest: +SKIP
+"""
+
+from paperkg.api import ExtractResult, KnowledgeGraph, build, extract, load
+from paperkg.errors import PaperKGError
+
+__version__ = "0.1.0"
+__all__ = ["ExtractResult", "KnowledgeGraph", "PaperKGError", "build", "extract", "load", "__version__"]

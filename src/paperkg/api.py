@@ -1,0 +1,159 @@
+"""The Python API. The CLI calls exactly these functions and methods.
+
+>>> import paperkg
+>>> kg = paperkg.build(["examples/abstracts.txt"], progress=False)   # doctest: +SKIP
+>>> kg.entities(type="Dataset")[:3]                                     # doctest: +SKIP
+>>> kg.papers_with("MuJoCo")                                            # doctest: +SKIP
+>>> kg.similar_papers(kg.papers()[0]["paper_id"], k=10)                 # doctest: +SKIP
+>>> kg.save("out/graph.json"); paperkg.load("out/graph.json")           # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable
+
+import networkx as nx
+
+from paperkg.extract.output import write_mentions_jsonl
+from paperkg.extract.readers import DEFAULT_MAX_CHARS, read_papers
+from paperkg.extract.run import extract_papers
+from paperkg.graph import analytics
+from paperkg.graph.build import build_graph, paper_nodes
+from paperkg.graph.export import read_node_link, write_graphml, write_node_link
+from paperkg.types import ENTITY_TYPES, Extraction, ReadReport
+
+PathLike = str | Path
+
+
+@dataclass(frozen=True)
+class ExtractResult:
+    """What :func:`extract` returns: one record per kept paper, and the read report."""
+
+    extractions: tuple[Extraction, ...]
+    report: ReadReport
+    warnings: tuple[str, ...] = ()
+
+
+@dataclass
+class KnowledgeGraph:
+    """A built knowledge graph: a NetworkX ``DiGraph`` (schema in ``paperkg.graph``) plus the
+    read report of the build that made it (``None`` after :func:`load`)."""
+
+    graph: nx.DiGraph
+    report: ReadReport | None = None
+    extractions: tuple[Extraction, ...] = field(default=(), repr=False)
+
+    # --- queries -------------------------------------------------------------------------
+    def papers(self) -> list[dict]:
+        """Every paper: id, label, title, venue, year, in input order."""
+        return [
+            {key: self.graph.nodes[n].get(key) for key in ("paper_id", "label", "title", "venue", "year", "url")}
+            for n in paper_nodes(self.graph)
+        ]
+
+    def entities(self, type: str | None = None, limit: int | None = None) -> list[dict]:
+        """Entities (optionally of one type) by paper count, most frequent first."""
+        return analytics.entity_frequencies(self.graph, type=type, limit=limit)
+
+    def entity(self, name: str) -> dict:
+        """One entity's attributes, found by name, key or alias."""
+        return dict(self.graph.nodes[analytics.resolve_entity(self.graph, name)])
+
+    def papers_with(self, name: str, role: str | None = None) -> list[dict]:
+        """Papers that mention an entity (by name, key or alias), optionally with one role."""
+        return analytics.papers_with(self.graph, name, role=role)
+
+    def similar_papers(self, paper_id: str, k: int = 10) -> list[dict]:
+        """The papers most linked to ``paper_id`` through shared entities."""
+        return analytics.similar_papers(self.graph, paper_id, k=k)
+
+    def cooccurring(self, name: str, k: int = 10) -> list[dict]:
+        """Entities that share papers with ``name``."""
+        return analytics.cooccurring(self.graph, name, k=k)
+
+    def communities(self, seed: int = 0) -> list[list[str]]:
+        """Louvain communities of paper ids, largest first."""
+        return analytics.communities(self.graph, seed=seed)
+
+    def stats(self, top: int = 10) -> dict:
+        """Counts, the top entities per type and the most-linked papers."""
+        return {
+            "counts": analytics.counts(self.graph),
+            "top_entities": {t: analytics.entity_frequencies(self.graph, type=t, limit=top) for t in ENTITY_TYPES},
+            "most_linked_papers": analytics.most_linked_papers(self.graph, k=top),
+        }
+
+    # --- persistence and exports -------------------------------------------------------
+    def save(self, path: PathLike) -> Path:
+        """Save as node-link JSON; :func:`load` reads it back without rebuilding."""
+        return write_node_link(self.graph, path)
+
+    def to_graphml(self, path: PathLike) -> Path:
+        return write_graphml(self.graph, path)
+
+    def to_mentions_jsonl(self, path: PathLike) -> Path:
+        """The extraction contract file (only for a graph built in this process)."""
+        return write_mentions_jsonl(self.extractions, path)
+
+    def to_html(self, path: PathLike, **options) -> list[Path]:
+        """The interactive explorer: a file path writes one view, a directory writes all views."""
+        from paperkg.graph.html import write_html
+
+        return write_html(self.graph, path, **options)
+
+    def export(self, out_dir: PathLike, *, html: bool = True) -> dict[str, Path]:
+        """Write every export into ``out_dir``: graph.json, graph.graphml, mentions.jsonl, HTML."""
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        written = {
+            "graph": self.save(out / "graph.json"),
+            "graphml": self.to_graphml(out / "graph.graphml"),
+        }
+        if self.extractions:
+            written["mentions"] = self.to_mentions_jsonl(out / "mentions.jsonl")
+        if html:
+            for page in self.to_html(out):
+                written[f"html:{page.name}"] = page
+        return written
+
+
+def extract(
+    paths: Iterable[PathLike],
+    *,
+    output: PathLike | None = None,
+    n_process: int = 1,
+    use_model: bool = True,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    progress: bool = True,
+) -> ExtractResult:
+    """Read inputs and extract typed, canonical entities for every kept paper.
+
+    With ``output``, also write the mentions JSONL contract file there.
+    """
+    result = read_papers(paths, max_chars=max_chars)
+    extractions = extract_papers(result.papers, n_process=n_process, use_model=use_model, progress=progress)
+    if output is not None:
+        write_mentions_jsonl(extractions, output)
+    return ExtractResult(tuple(extractions), result.report(), tuple(result.warnings))
+
+
+def build(
+    paths: Iterable[PathLike],
+    *,
+    top_k: int = 20,
+    n_process: int = 1,
+    use_model: bool = True,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    progress: bool = True,
+) -> KnowledgeGraph:
+    """Read, extract and link: the whole pipeline, returning a :class:`KnowledgeGraph`."""
+    extracted = extract(paths, n_process=n_process, use_model=use_model, max_chars=max_chars, progress=progress)
+    graph = build_graph(extracted.extractions, top_k=top_k)
+    return KnowledgeGraph(graph=graph, report=extracted.report, extractions=extracted.extractions)
+
+
+def load(path: PathLike) -> KnowledgeGraph:
+    """Load a graph saved by :meth:`KnowledgeGraph.save` (or ``paperkg build``'s graph.json)."""
+    return KnowledgeGraph(graph=read_node_link(path))

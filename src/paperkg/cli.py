@@ -1,0 +1,139 @@
+"""The ``paperkg`` command line: a thin layer where each command calls one API function.
+
+Errors derived from :class:`~paperkg.errors.PaperKGError` become one line on stderr and exit
+status 1, without a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from pathlib import Path
+
+import click
+
+import paperkg
+from paperkg.errors import PaperKGError
+from paperkg.extract.readers import DEFAULT_MAX_CHARS
+from paperkg.types import ENTITY_TYPES, ReadReport
+
+
+class _WarningHandler(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        click.echo(f"warning: {record.getMessage()}", err=True)
+
+
+def _setup_logging(quiet: bool) -> None:
+    logger = logging.getLogger("paperkg")
+    logger.handlers[:] = [_WarningHandler()]
+    logger.setLevel(logging.ERROR if quiet else logging.WARNING)
+    logger.propagate = False
+
+
+def _print_report(report: ReadReport) -> None:
+    click.echo(
+        f"papers: read {report.read}, written {report.written}, skipped {len(report.skipped)}",
+        err=True,
+    )
+    for skipped in report.skipped:
+        click.echo(f"  skipped {skipped.source}:{skipped.line}: {skipped.reason}", err=True)
+
+
+input_args = click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+n_process_opt = click.option("--n-process", default=1, show_default=True, help="Worker processes for spaCy (nlp.pipe n_process).")
+no_model_opt = click.option("--no-model", is_flag=True, help="Rules and gazetteers only, without the trained NER (faster, lower recall).")
+max_chars_opt = click.option("--max-chars", default=DEFAULT_MAX_CHARS, show_default=True, help="Skip (and report) abstracts longer than this.")
+progress_opt = click.option("--progress/--no-progress", default=True, show_default=True, help="Show progress bars.")
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(paperkg.__version__, prog_name="paperkg")
+@click.option("--quiet", "-q", is_flag=True, help="Hide warnings about input records.")
+def cli(quiet: bool) -> None:
+    """paperkg: ML paper abstracts in, a research knowledge graph out."""
+    _setup_logging(quiet)
+
+
+@cli.command()
+@input_args
+@click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="Mentions JSONL to write.")
+@n_process_opt
+@no_model_opt
+@max_chars_opt
+@progress_opt
+def extract(inputs, output, n_process, no_model, max_chars, progress):
+    """Extract typed entities from INPUTS (.txt seed lists, .jsonl, .csv, or folders) into mentions JSONL."""
+    result = paperkg.extract(
+        inputs, output=output, n_process=n_process, use_model=not no_model, max_chars=max_chars, progress=progress
+    )
+    _print_report(result.report)
+    click.echo(f"wrote {output}", err=True)
+
+
+@cli.command()
+@input_args
+@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Directory for every export.")
+@click.option("--top-k", default=20, show_default=True, help="Paper-paper links kept per paper.")
+@click.option("--html/--no-html", default=True, show_default=True, help="Also write the HTML explorer.")
+@n_process_opt
+@no_model_opt
+@max_chars_opt
+@progress_opt
+def build(inputs, out_dir, top_k, html, n_process, no_model, max_chars, progress):
+    """Build the knowledge graph from INPUTS and write every export to --out DIR.
+
+    Writes graph.json (reload with 'paperkg stats DIR/graph.json'), graph.graphml,
+    mentions.jsonl and the HTML explorer pages.
+    """
+    kg = paperkg.build(inputs, top_k=top_k, n_process=n_process, use_model=not no_model, max_chars=max_chars, progress=progress)
+    written = kg.export(out_dir, html=html)
+    _print_report(kg.report)
+    counts = kg.stats(top=0)["counts"]
+    click.echo(
+        f"graph: {counts['papers']} papers, {counts['entities']} entities, "
+        f"{counts['paper_entity_edges']} paper-entity edges, {counts['paper_links']} paper links",
+        err=True,
+    )
+    for name in sorted(written):
+        click.echo(f"wrote {written[name]}", err=True)
+
+
+@cli.command()
+@click.argument("graph_file", type=click.Path(path_type=Path))
+@click.option("--top", default=10, show_default=True, help="Rows per list.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+def stats(graph_file, top, as_json):
+    """Print counts, the top entities per type and the most-linked papers of a saved graph."""
+    summary = paperkg.load(graph_file).stats(top=top)
+    if as_json:
+        click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
+        return
+    counts = summary["counts"]
+    click.echo(f"papers {counts['papers']}  entities {counts['entities']}  "
+               f"paper-entity edges {counts['paper_entity_edges']}  paper links {counts['paper_links']}")
+    for kind in ENTITY_TYPES:
+        click.echo(f"\n{kind} ({counts['entities_by_type'][kind]})")
+        for row in summary["top_entities"][kind]:
+            click.echo(f"  {row['paper_count']:>5}  {row['name']}")
+    click.echo("\nmost-linked papers")
+    for row in summary["most_linked_papers"]:
+        click.echo(f"  {row['links']:>5}  {row['paper_id']}  {row['label']}")
+
+
+def main() -> None:
+    """Console entry point: run the CLI, turning paperkg errors into one-line messages."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except PaperKGError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)

@@ -1,0 +1,115 @@
+"""Typed records that cross stage boundaries (readers -> extraction -> graph -> exports).
+
+Raw dicts and spaCy ``Doc`` objects never leave a stage; these frozen dataclasses do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+EntityType = Literal["Method", "Dataset", "Benchmark", "Task", "Metric"]
+Role = Literal["proposed", "used", "mentioned"]
+
+#: The closed set of entity types; Neo4j labels are taken from here and nowhere else.
+ENTITY_TYPES: tuple[str, ...] = ("Method", "Dataset", "Benchmark", "Task", "Metric")
+#: Roles, strongest first: a paper that proposes X and also uses X proposes it.
+ROLES: tuple[str, ...] = ("proposed", "used", "mentioned")
+
+
+@dataclass(frozen=True)
+class Paper:
+    """One abstract as read from an input file.
+
+    ``source`` and ``line`` say where it came from, so every later message can point back at
+    the input (``line`` is 1-based: the JSONL/CSV row or the first line of the paragraph).
+    """
+
+    id: str
+    abstract: str
+    title: str | None = None
+    venue: str | None = None
+    year: int | None = None
+    url: str | None = None
+    authors: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+    source: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Mention:
+    """One typed span in one abstract. Offsets index ``Paper.abstract`` exactly."""
+
+    start: int
+    end: int
+    text: str
+    type: str
+    key: str
+    role: str
+    sentence: str
+    origin: str = "rule"
+
+
+@dataclass(frozen=True)
+class PaperEntity:
+    """A canonical entity as it occurs in one paper: all its mentions, one role, one evidence."""
+
+    key: str
+    name: str
+    type: str
+    role: str
+    mentions: tuple[Mention, ...]
+    evidence: str
+
+    @property
+    def count(self) -> int:
+        return len(self.mentions)
+
+
+@dataclass(frozen=True)
+class Extraction:
+    """What extraction yields for one paper: the paper, a readable label and its entities."""
+
+    paper: Paper
+    label: str
+    entities: tuple[PaperEntity, ...]
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A canonical concept across papers: one graph node."""
+
+    key: str
+    name: str
+    type: str
+    aliases: tuple[str, ...] = ()
+    paper_count: int = 0
+
+
+@dataclass(frozen=True)
+class Link:
+    """A paper-paper link through shared entities (undirected; ``source < target``)."""
+
+    source: str
+    target: str
+    weight: float
+    shared: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An input record that was read but not kept, and why (reported, never silent)."""
+
+    source: str
+    line: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class ReadReport:
+    """Counts of one read: ``read == written + len(skipped)`` always holds."""
+
+    read: int
+    written: int
+    skipped: tuple[Skipped, ...]
