@@ -78,6 +78,16 @@ def normalize_key(name: str) -> str:
     >>> normalize_key("latent diffusion model") == normalize_key("diffusion model")
     False
     """
+    text = name
+    # Each step can expose work for another ("00.S" -> "00." -> "00"), so run to a fixed point.
+    while True:
+        step = _normalize_once(text)
+        if step == text:
+            return step
+        text = step
+
+
+def _normalize_once(name: str) -> str:
     text = unicodedata.normalize("NFKC", name)
     text = _DASHES.sub("-", text)
     text = unicodedata.normalize("NFKC", text.casefold())
@@ -87,7 +97,7 @@ def normalize_key(name: str) -> str:
         words = words[1:]
     words[-1] = singularize(words[-1])
     text = " ".join(words)
-    return _LETTER_DIGIT.sub("", text).strip()
+    return _LETTER_DIGIT.sub("", text).strip(" " + _EDGE_PUNCT)
 
 
 def is_generic(name: str) -> bool:

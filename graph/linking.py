@@ -8,7 +8,6 @@ result sparse. (The naive bipartite projection is 99.7% dense at 20k papers.)
 
 from __future__ import annotations
 
-import math
 from typing import Iterator
 
 import networkx as nx
@@ -88,7 +87,7 @@ def paper_links(graph: nx.DiGraph, *, top_k: int = 20, min_weight: float = 0.0) 
                 chosen[pair] = float(val)
     for (left, right), weight in sorted(chosen.items()):
         shared_cols = np.intersect1d(matrix[left].indices, matrix[right].indices)
-        ranked = sorted(shared_cols, key=lambda c: (-idf[c], entities[c]))[:MAX_SHARED]
+        ranked = sorted((c for c in shared_cols if idf[c] > 0), key=lambda c: (-idf[c], entities[c]))[:MAX_SHARED]
         yield Link(
             source=papers[left],
             target=papers[right],
@@ -105,10 +104,3 @@ def add_links(graph: nx.DiGraph, *, top_k: int = 20) -> nx.DiGraph:
         linked.add_edge(link.source, link.target, kind="RELATED_TO", weight=link.weight, shared=list(link.shared))
     linked.graph["top_k"] = top_k
     return linked
-
-
-def idf_of(graph: nx.DiGraph, entity: str) -> float:
-    """The IDF of one entity node, as the links use it."""
-    n_papers = sum(1 for _, kind in graph.nodes(data="kind") if kind == "Paper")
-    df = graph.nodes[entity].get("paper_count", 0)
-    return math.log(n_papers / df) if df > 1 else 0.0

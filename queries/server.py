@@ -8,9 +8,10 @@ stops it again. The CLI ``paperkg neo4j start|stop|status`` is a thin wrapper ar
 
 Where things go
 ---------------
-* launcher build (copy of the Maven project + ``target/``):
-  ``$PAPERKG_HOME/neo4j-local`` if ``PAPERKG_HOME`` is set, else ``~/.cache/paperkg/neo4j-local``;
-  rebuilt only when ``pom.xml`` or the Java source changed (sha256 stamp in ``.build-stamp``).
+* launcher build (copy of the Maven project + ``target/``) in ``CACHE_DIR/build-<hash>``, where
+  ``CACHE_DIR`` is ``$PAPERKG_HOME/neo4j-local`` if ``PAPERKG_HOME`` is set, else
+  ``~/.cache/paperkg/neo4j-local``; rebuilt only when ``pom.xml`` or the Java source changed
+  (``<hash>`` is their sha256). Needs network access to Maven Central the first time.
 * data dir (the Neo4j home; persists across restarts):
   ``$PAPERKG_HOME/neo4j/data`` if ``PAPERKG_HOME`` is set, else ``~/.local/share/paperkg/neo4j``.
   Stores live in ``DATA_DIR/data``, Neo4j's own logs in ``DATA_DIR/logs`` and the launcher's
@@ -316,18 +317,49 @@ def _file_lock(path: Path) -> Iterator[None]:
             fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
 
-def _jar_ready(cache_dir: Path) -> bool:
-    return (cache_dir / "target" / JAR_NAME).is_file() and (cache_dir / "target" / "lib").is_dir()
+def _jar_ready(build_dir: Path) -> bool:
+    return (build_dir / "target" / JAR_NAME).is_file() and (build_dir / "target" / "lib").is_dir()
+
+
+def _dirs_in_use(candidates: list[Path]) -> set[Path]:
+    """Those of ``candidates`` that a running process names on its command line (Linux /proc)."""
+    in_use: set[Path] = set()
+    proc = Path("/proc")
+    if not proc.is_dir():
+        return set(candidates)  # cannot tell: keep them all
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        cmdline = _proc_cmdline(int(entry.name))
+        if not cmdline:
+            continue
+        for cand in candidates:
+            if str(cand) + os.sep in cmdline:
+                in_use.add(cand)
+    return in_use
+
+
+def _prune_old_builds(cache_dir: Path, keep: Path) -> None:
+    """Delete older launcher builds, except those a running server still loads classes from."""
+    old = [d for d in cache_dir.glob("build-*") if d.is_dir() and d != keep]
+    if not old:
+        return
+    busy = _dirs_in_use(old)
+    for build_dir in old:
+        if build_dir not in busy:
+            shutil.rmtree(build_dir, ignore_errors=True)
 
 
 def build_launcher(cache_dir: Path | None = None, progress: Progress | None = None) -> Path:
     """Build the Java launcher with Maven (once) and return the path of its jar.
 
-    Copies the Maven project shipped in ``paperkg.queries/neo4j_local`` into ``cache_dir``
-    (default :func:`default_cache_dir`) and runs ``mvn -q -B package -DskipTests`` there. The
-    result is cached: Maven runs again only when ``pom.xml`` or the Java source changed (a
-    sha256 stamp) or the jar is gone. The first build downloads Neo4j from Maven Central
-    (about 120 MB into ``~/.m2``). Concurrent callers are serialised with a file lock.
+    Copies the Maven project shipped in ``paperkg.queries/neo4j_local`` into
+    ``cache_dir/build-<hash>`` (``cache_dir`` defaults to :func:`default_cache_dir`; ``<hash>`` is
+    a sha256 of ``pom.xml`` and the Java source) and runs ``mvn -q -B package -DskipTests``
+    there. The result is cached: Maven runs again only when the pom or the source changed (a new
+    hash) or the build is incomplete. Older builds are deleted unless a running server uses them.
+    The first build downloads Neo4j from Maven Central (about 125 MB into ``~/.m2``). Concurrent
+    callers are serialised with a file lock.
 
     ``progress`` gets one-line messages (e.g. ``print`` or ``click.echo``) when a build runs.
 
@@ -337,12 +369,13 @@ def build_launcher(cache_dir: Path | None = None, progress: Progress | None = No
     cache_dir = (Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()).absolute()
     files = _project_files()
     digest = _project_hash(files)
-    jar = cache_dir / "target" / JAR_NAME
-    stamp = cache_dir / _STAMP
+    build_dir = cache_dir / f"build-{digest[:16]}"
+    jar = build_dir / "target" / JAR_NAME
+    stamp = build_dir / _STAMP
 
     def up_to_date() -> bool:
         try:
-            return stamp.read_text().strip() == digest and _jar_ready(cache_dir)
+            return stamp.read_text().strip() == digest and _jar_ready(build_dir)
         except OSError:
             return False
 
@@ -359,35 +392,31 @@ def build_launcher(cache_dir: Path | None = None, progress: Progress | None = No
         if up_to_date():  # another process built it while we waited
             return jar
         if progress:
-            progress(f"Building the local Neo4j launcher in {cache_dir} with Maven "
+            progress(f"Building the local Neo4j launcher in {build_dir} with Maven "
                      "(first time only; downloads Neo4j from Maven Central) ...")
-        for stale in ("src", "target", "pom.xml", _STAMP):
-            target = cache_dir / stale
-            if target.is_dir():
-                shutil.rmtree(target)
-            elif target.exists():
-                target.unlink()
+        if build_dir.exists():  # an incomplete earlier attempt
+            shutil.rmtree(build_dir)
         for rel, data in files:
-            dest = cache_dir / rel
+            dest = build_dir / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_bytes(data)
-        env = dict(os.environ)
         cmd = [mvn, "-q", "-B", "package", "-DskipTests"]
         t0 = time.monotonic()
         try:
-            proc = subprocess.run(cmd, cwd=cache_dir, env=env, stdin=subprocess.DEVNULL,
+            proc = subprocess.run(cmd, cwd=build_dir, stdin=subprocess.DEVNULL,
                                   capture_output=True, text=True, timeout=_BUILD_TIMEOUT)
         except subprocess.TimeoutExpired as exc:
             raise LauncherBuildError(
-                f"'mvn package' in {cache_dir} did not finish within {_BUILD_TIMEOUT:.0f} s") from exc
+                f"'mvn package' in {build_dir} did not finish within {_BUILD_TIMEOUT:.0f} s") from exc
         except OSError as exc:
             raise ToolMissingError(f"cannot run {mvn!r}: {exc}") from exc
-        if proc.returncode != 0 or not _jar_ready(cache_dir):
+        if proc.returncode != 0 or not _jar_ready(build_dir):
             output = _tail_text(proc.stdout + proc.stderr, 40)
             raise LauncherBuildError(
-                f"building the Neo4j launcher failed in {cache_dir} ('{' '.join(cmd)}' exited with "
+                f"building the Neo4j launcher failed in {build_dir} ('{' '.join(cmd)}' exited with "
                 f"{proc.returncode}); Maven said:\n{output}")
         stamp.write_text(digest + "\n")
+        _prune_old_builds(cache_dir, keep=build_dir)
         if progress:
             progress(f"Built {jar} in {time.monotonic() - t0:.0f} s")
     return jar

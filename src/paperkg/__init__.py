@@ -4,8 +4,8 @@
 >>> kg = paperkg.build(["examples/abstracts.txt"])        # doctest: +SKIP
 """
 
-from paperkg.api import ExtractResult, KnowledgeGraph, build, extract, load
+from paperkg.api import ExtractResult, KnowledgeGraph, build, evaluate, extract, load
 from paperkg.errors import PaperKGError
 
 __version__ = "0.1.0"
-__all__ = ["ExtractResult", "KnowledgeGraph", "PaperKGError", "build", "extract", "load", "__version__"]
+__all__ = ["ExtractResult", "KnowledgeGraph", "PaperKGError", "build", "evaluate", "extract", "load", "__version__"]

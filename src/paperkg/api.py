@@ -154,6 +154,23 @@ def build(
     return KnowledgeGraph(graph=graph, report=extracted.report, extractions=extracted.extractions)
 
 
+def evaluate(gold_path: PathLike, *, use_model: bool = True, n_process: int = 1):
+    """Score the whole extractor on span-annotated gold (``../shared/data/gold`` format).
+
+    Returns an :class:`~paperkg.extract.evaluate.EvaluationReport` (P/R/F1 per type and micro,
+    exact-span and overlap, plus the frequent errors).
+    """
+    from paperkg.extract.evaluate import evaluate_spans
+    from paperkg.types import Paper
+
+    def predict(texts: list[str]) -> list[list[tuple[int, int, str]]]:
+        papers = [Paper(id=str(index), abstract=text) for index, text in enumerate(texts)]
+        extractions = extract_papers(papers, n_process=n_process, use_model=use_model, progress=False)
+        return [[(m.start, m.end, m.type) for e in x.entities for m in e.mentions] for x in extractions]
+
+    return evaluate_spans(gold_path, predict)
+
+
 def load(path: PathLike) -> KnowledgeGraph:
     """Load a graph saved by :meth:`KnowledgeGraph.save` (or ``paperkg build``'s graph.json)."""
     return KnowledgeGraph(graph=read_node_link(path))

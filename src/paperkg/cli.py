@@ -121,6 +121,80 @@ def stats(graph_file, top, as_json):
         click.echo(f"  {row['links']:>5}  {row['paper_id']}  {row['label']}")
 
 
+@cli.command()
+@click.argument("gold_file", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@no_model_opt
+@n_process_opt
+def evaluate(gold_file, as_json, no_model, n_process):
+    """Score extraction on span-annotated GOLD_FILE (P/R/F1 per type, exact and overlap)."""
+    from paperkg.extract.evaluate import format_report
+
+    report = paperkg.evaluate(gold_file, use_model=not no_model, n_process=n_process)
+    click.echo(json.dumps(report.to_dict(), indent=2) if as_json else format_report(report))
+
+
+@cli.command()
+@click.option("--gold-dir", type=click.Path(path_type=Path), default=None,
+              help="Folder with the *_train.jsonl and *_dev.jsonl gold files [default: ../shared/data/gold].")
+@click.option("--output", "output_dir", type=click.Path(path_type=Path), default=None,
+              help="Where to write the model [default: the package's own extract/model/ner].")
+@click.option("--seed", default=0, show_default=True, help="Random seed (training is reproducible).")
+@progress_opt
+def train(gold_dir, output_dir, seed, progress):
+    """Train the statistical NER on the gold train splits and install it in the package."""
+    from paperkg.extract.train import DEFAULT_MODEL_DIR, default_gold_dir, train_model
+
+    report = train_model(gold_dir or default_gold_dir(), output_dir or DEFAULT_MODEL_DIR, seed=seed, progress=progress)
+    click.echo(str(report))
+
+
+@cli.group()
+def neo4j():
+    """Run a local Neo4j 5.26 (embedded, Java 17 + Maven) without Docker.
+
+    The password comes from NEO4J_PASSWORD; the data lives under $PAPERKG_HOME/neo4j
+    (default ~/.local/share/paperkg/neo4j) and persists across restarts.
+    """
+
+
+data_dir_opt = click.option("--data-dir", type=click.Path(path_type=Path), default=None, help="Neo4j data directory.")
+
+
+@neo4j.command("start")
+@click.option("--port", default=7687, show_default=True, help="Bolt port on 127.0.0.1.")
+@data_dir_opt
+@click.option("--timeout", default=180.0, show_default=True, help="Seconds to wait until Bolt answers.")
+def neo4j_start(port, data_dir, timeout):
+    """Build the launcher (cached), start Neo4j in the background and wait until Bolt answers."""
+    from paperkg.queries.server import start_local
+
+    server = start_local(port=port, data_dir=data_dir, timeout=timeout)
+    state = "started" if server.started else "already running"
+    click.echo(f"Neo4j {state} (pid {server.pid}) at {server.uri}; data {server.data_dir}; log {server.log_path}")
+
+
+@neo4j.command("stop")
+@data_dir_opt
+def neo4j_stop(data_dir):
+    """Stop the local Neo4j started by 'paperkg neo4j start' (by its pid file)."""
+    from paperkg.queries.server import stop_local
+
+    click.echo(stop_local(data_dir=data_dir).message)
+
+
+@neo4j.command("status")
+@data_dir_opt
+def neo4j_status(data_dir):
+    """Say whether the local Neo4j runs, with its pid and URI (exit 3 when it does not)."""
+    from paperkg.queries.server import status_local
+
+    status = status_local(data_dir=data_dir)
+    click.echo(status.describe())
+    if not status.running:
+        sys.exit(3)
+
+
 def main() -> None:
     """Console entry point: run the CLI, turning paperkg errors into one-line messages."""
     try:

@@ -1,0 +1,56 @@
+"""Shared fixtures. Tests that read ../shared/data skip when it is absent, but never in CI."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "data"
+EXAMPLES = ROOT / "examples"
+
+pytest_plugins = [p for p in ("neo4j_fixtures",) if (Path(__file__).parent / f"{p}.py").exists()]
+
+
+def require_shared() -> Path:
+    """The shared data folder; skip (with the reason) when absent, fail in CI."""
+    if SHARED.is_dir():
+        return SHARED
+    message = f"{SHARED} is absent: tests on real abstracts need the shared data folder beside the repo"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    return require_shared()
+
+
+@pytest.fixture(scope="session")
+def seeds_dir(shared_data: Path) -> Path:
+    return shared_data / "seeds"
+
+
+@pytest.fixture(scope="session")
+def use_model() -> bool:
+    """The trained model when it ships (it always should); the rules alone otherwise."""
+    from paperkg.extract.pipeline import MODEL_DIR
+
+    return (MODEL_DIR / "meta.json").exists()
+
+
+@pytest.fixture(scope="session")
+def seeds_result(seeds_dir: Path, use_model: bool):
+    import paperkg
+
+    return paperkg.extract([seeds_dir], use_model=use_model, progress=False)
+
+
+@pytest.fixture(scope="session")
+def seeds_kg(seeds_dir: Path, use_model: bool):
+    import paperkg
+
+    return paperkg.build([seeds_dir], use_model=use_model, progress=False)

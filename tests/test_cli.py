@@ -1,0 +1,89 @@
+"""The CLI: thin commands, help on every command, README entries, one-line errors."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+from paperkg.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def all_commands(group=cli, prefix=()):
+    for name, command in sorted(group.commands.items()):
+        yield prefix + (name,), command
+        if isinstance(command, click.Group):
+            yield from all_commands(command, prefix + (name,))
+
+
+def run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-c", "from paperkg.cli import main; main()", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd)
+
+
+@pytest.mark.parametrize("path", [p for p, _ in all_commands()], ids=" ".join)
+def test_every_command_has_help_and_a_readme_entry(path):
+    command = dict(all_commands())[path]
+    assert (command.help or "").strip(), f"paperkg {' '.join(path)} has no help text"
+    result = run(*path, "--help")
+    assert result.returncode == 0 and "Usage:" in result.stdout
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert re.search(rf"paperkg {re.escape(' '.join(path))}\b", readme), f"README does not document 'paperkg {' '.join(path)}'"
+
+
+def test_extract_writes_the_contract(tmp_path):
+    out = tmp_path / "m.jsonl"
+    result = run("extract", ROOT / "examples" / "abstracts.txt", "--output", out, "--no-progress")
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert len(records) == 8
+    names = {e["name"]: e for r in records for e in r["entities"]}
+    assert names["TideRL"]["role"] == "proposed"
+    assert "papers: read 8, written 8, skipped 0" in result.stderr
+
+
+def test_build_writes_every_export_and_reports(tmp_path):
+    source = tmp_path / "in.jsonl"
+    lines = [json.dumps({"id": "a", "abstract": "We propose FooNet for image classification on CIFAR-10."}),
+             "{broken",
+             json.dumps({"id": "b", "abstract": "We evaluate ResNet-50 on CIFAR-10 and ImageNet."}),
+             json.dumps({"id": "c", "abstract": "We evaluate ResNet-50 on CIFAR-10 and ImageNet."})]
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = run("build", source, "--out", out, "--no-progress")
+    assert result.returncode == 0, result.stderr
+    assert "papers: read 4, written 2, skipped 2" in result.stderr
+    assert f"skipped {source}:2: not valid JSON" in result.stderr
+    for name in ("graph.json", "graph.graphml", "mentions.jsonl"):
+        assert (out / name).stat().st_size > 0
+    assert list(out.glob("*.html")), "no HTML view written"
+    stats = run("stats", out / "graph.json", "--json")
+    assert json.loads(stats.stdout)["counts"]["papers"] == 2
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["extract", "missing.txt", "-o", "x.jsonl"], "error: missing.txt: no such file or directory"),
+        (["stats", "missing.json"], "error: missing.json: no such graph file"),
+    ],
+)
+def test_errors_are_one_line_without_traceback(tmp_path, args, message):
+    result = run(*args, cwd=tmp_path)
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(message), result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_empty_input_is_an_error(tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    result = run("extract", empty, "-o", tmp_path / "x.jsonl")
+    assert result.returncode == 1
+    assert "no abstracts found" in result.stderr.splitlines()[-1]

@@ -1,0 +1,81 @@
+"""Normalizers, abbreviations and cue rules: plain functions on strings."""
+
+import string
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paperkg.extract.abbreviations import find_abbreviations
+from paperkg.extract.canonical import acronym_map
+from paperkg.extract.markup import mask_markup
+from paperkg.extract.normalize import is_generic, normalize_key, trim_span
+from paperkg.extract.rules import proposal_spans, role_for, type_from_head
+
+names = st.text(alphabet=string.ascii_letters + string.digits + " -_/'.", min_size=1, max_size=40)
+
+
+@given(names)
+@settings(max_examples=300, deadline=None)
+def test_normalize_is_idempotent(name):
+    once = normalize_key(name)
+    assert normalize_key(once) == once
+
+
+@given(names, st.sampled_from([str.upper, str.lower, str.title, str.swapcase]), st.sampled_from([" ", "  ", "\t", "\n "]))
+@settings(max_examples=300, deadline=None)
+def test_normalize_is_stable_under_case_and_whitespace(name, recase, space):
+    noisy = space + recase(name).replace(" ", space) + space
+    assert normalize_key(noisy) == normalize_key(name)
+
+
+@given(st.text(max_size=200))
+@settings(max_examples=200, deadline=None)
+def test_masking_keeps_length(text):
+    assert len(mask_markup(text)) == len(text)
+
+
+def test_variants_unify_and_distinct_things_stay_apart():
+    assert normalize_key("Atari 100K") == normalize_key("Atari-100k")
+    assert normalize_key("Graph Neural Networks") == normalize_key("graph neural network")
+    assert normalize_key("large-language models") == normalize_key("Large Language Model")
+    assert normalize_key("latent diffusion model") != normalize_key("diffusion model")
+    assert normalize_key("CIFAR-10") != normalize_key("CIFAR-100")
+
+
+def test_generic_words_alone_are_generic():
+    for word in ["method", "model", "framework", "approach", "network", "algorithm", "task", "dataset", "benchmark"]:
+        assert is_generic(word) and is_generic(f"a novel {word}") and is_generic(f"the proposed {word}")
+    assert not is_generic("diffusion model") and not is_generic("MuJoCo")
+
+
+def test_trim_span_drops_articles_and_punctuation():
+    text = "on the MuJoCo benchmark."
+    start, end = trim_span(text, 3, 13)
+    assert text[start:end] == "MuJoCo"
+
+
+def test_abbreviations_both_directions():
+    text = "We build on Soft Actor-Critic (SAC). We introduce EAGLE (Extrapolation Algorithm for Greater Language-model Efficiency)."
+    pairs = {(a.long_form(text), a.short_form(text)) for a in find_abbreviations(text)}
+    assert pairs == {("Soft Actor-Critic", "SAC"), ("Extrapolation Algorithm for Greater Language-model Efficiency", "EAGLE")}
+
+
+def test_ambiguous_acronym_is_not_borrowed():
+    mapping = acronym_map([("DP", "dynamic programming"), ("DP", "differential privacy"), ("SAC", "Soft Actor-Critic")])
+    assert "dp" not in mapping and mapping["sac"] == "soft actor critic"
+
+
+def test_proposal_and_roles():
+    sentence = "We propose FooNet, a network that uses ResNet-50 features."
+    assert [sentence[a:b] for a, b in proposal_spans(sentence)] == ["FooNet"]
+    assert role_for(sentence, sentence.index("ResNet"), sentence.index("ResNet") + 9) == "used"
+    assert role_for("Transformers dominate language modeling.", 0, 12) == "mentioned"
+    assert role_for("Our FooNet is fast.", 4, 10) == "proposed"
+
+
+def test_types_from_head_words():
+    assert type_from_head("ImageNet-C benchmark") == "Benchmark"
+    assert type_from_head("the WikiBio dataset") == "Dataset"
+    assert type_from_head("top-1 accuracy") == "Metric"
+    assert type_from_head("success rate") == "Metric"
+    assert type_from_head("semantic segmentation") == "Task"
