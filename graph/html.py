@@ -109,6 +109,7 @@ _MAX_ALIASES = 30
 _MAX_SHARED = 6
 _LAYOUT_SEED = 20240601
 _SPACING = 46.0  # px per layout unit
+_GRAVITY = 0.5
 
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -766,7 +767,7 @@ def _layout(n: int, edges: np.ndarray, weights: np.ndarray, *, seed: int, iterat
     cool = 0.005 ** (1.0 / iterations)
     ei = edges[:, 0] if len(edges) else np.zeros(0, dtype=np.int64)
     ej = edges[:, 1] if len(edges) else np.zeros(0, dtype=np.int64)
-    gravity = 0.002 * math.sqrt(n)
+    gravity = _GRAVITY
     for _ in range(iterations):
         disp = np.zeros((n, 2))
         lo = pos.min(0)
@@ -1031,7 +1032,7 @@ def render_html(
         shown_nodes=len(v.nodes),
         shown_edges=len(v.edges),
         nav=nav,
-        csp=csp,
+        csp=Markup(csp),  # our constants and base64 digests only (no quotes)
         vis_css=Markup(vis_css),
         vis_js=Markup(vis_js),
         app_css=Markup(app_css),

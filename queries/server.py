@@ -229,10 +229,11 @@ def _java_executable() -> str:
             return str(candidate)
     found = shutil.which("java")
     if not found:
+        where = f" (and JAVA_HOME={java_home} has no bin/java)" if java_home else ""
         raise ToolMissingError(
-            f"'java' was not found on PATH (and JAVA_HOME={java_home!r} has no bin/java): the local "
-            f"Neo4j needs Java {_MIN_JAVA} or newer (e.g. apt-get install openjdk-17-jre-headless), "
-            "or use docker compose / an existing server via NEO4J_URI")
+            f"'java' was not found on PATH{where}: the local Neo4j needs Java {_MIN_JAVA} or newer "
+            "(e.g. apt-get install openjdk-17-jdk-headless), or use docker compose / an existing "
+            "server via NEO4J_URI")
     return found
 
 
@@ -643,6 +644,9 @@ def stop_local(*, data_dir: Path | str | None = None, timeout: float = 60.0) -> 
     """
     data = _resolve_data_dir(data_dir)
     pid_file = _pid_file(data)
+    if not pid_file.exists():
+        return StopResult(False, None, f"no local Neo4j is running for data dir {data} "
+                                       f"(no pid file {pid_file})")
     with _file_lock(_lock_file(data)):
         pid = _read_pid(pid_file)
         if pid is None:

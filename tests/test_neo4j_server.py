@@ -34,7 +34,7 @@ def launcher_jar() -> Path:
     if missing:
         reason = f"{' and '.join(missing)} not on PATH"
         if in_ci():
-            pytest.fail(f"the local Neo4j needs {reason}", pytrace=False)
+            pytest.fail(f"the local Neo4j needs java and mvn: {reason}", pytrace=False)
         pytest.skip(reason)
     return srv.build_launcher()
 

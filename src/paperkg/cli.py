@@ -153,7 +153,7 @@ def train(gold_dir, output_dir, seed, progress):
 def neo4j():
     """Run a local Neo4j 5.26 (embedded, Java 17 + Maven) without Docker.
 
-    The password comes from NEO4J_PASSWORD; the data lives under $PAPERKG_HOME/neo4j
+    The password comes from NEO4J_PASSWORD; the data lives in $PAPERKG_HOME/neo4j/data
     (default ~/.local/share/paperkg/neo4j) and persists across restarts.
     """
 
@@ -169,7 +169,7 @@ def neo4j_start(port, data_dir, timeout):
     """Build the launcher (cached), start Neo4j in the background and wait until Bolt answers."""
     from paperkg.queries.server import start_local
 
-    server = start_local(port=port, data_dir=data_dir, timeout=timeout)
+    server = start_local(port=port, data_dir=data_dir, timeout=timeout, progress=lambda line: click.echo(line, err=True))
     state = "started" if server.started else "already running"
     click.echo(f"Neo4j {state} (pid {server.pid}) at {server.uri}; data {server.data_dir}; log {server.log_path}")
 

@@ -1,0 +1,11 @@
+// Loader schema: uniqueness constraints (each also creates the index MERGE uses) and an
+// index on Entity.type for the per-type queries.
+// One statement per line group, separated by semicolons; run one by one before any write.
+CREATE CONSTRAINT paperkg_paper_id IF NOT EXISTS FOR (p:Paper) REQUIRE p.id IS UNIQUE;
+CREATE CONSTRAINT paperkg_entity_key IF NOT EXISTS FOR (e:Entity) REQUIRE e.key IS UNIQUE;
+CREATE CONSTRAINT paperkg_method_key IF NOT EXISTS FOR (e:Method) REQUIRE e.key IS UNIQUE;
+CREATE CONSTRAINT paperkg_dataset_key IF NOT EXISTS FOR (e:Dataset) REQUIRE e.key IS UNIQUE;
+CREATE CONSTRAINT paperkg_benchmark_key IF NOT EXISTS FOR (e:Benchmark) REQUIRE e.key IS UNIQUE;
+CREATE CONSTRAINT paperkg_task_key IF NOT EXISTS FOR (e:Task) REQUIRE e.key IS UNIQUE;
+CREATE CONSTRAINT paperkg_metric_key IF NOT EXISTS FOR (e:Metric) REQUIRE e.key IS UNIQUE;
+CREATE INDEX paperkg_entity_type IF NOT EXISTS FOR (e:Entity) ON (e.type);

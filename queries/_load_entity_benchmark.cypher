@@ -1,0 +1,11 @@
+// Loader: entities of type Benchmark. row = {key, name, aliases}.
+// MERGE on the shared :Entity key (keys are unique across types); the type label is fixed
+// here, and the other type labels are removed in case a re-extraction changed the type.
+// paper_count is recomputed from the relationships at the end of every load.
+UNWIND $rows AS row
+MERGE (e:Entity {key: row.key})
+SET e:Benchmark,
+    e.type = 'Benchmark',
+    e.name = row.name,
+    e.aliases = row.aliases
+REMOVE e:Method:Dataset:Task:Metric

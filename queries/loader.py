@@ -1,0 +1,285 @@
+"""Load a paperkg graph into Neo4j: idempotent, incremental, batched, safe to re-run.
+
+Schema (see ``queries/README.md``)::
+
+    (:Paper {id, title, abstract, venue, year, url, label, authors, community})
+    (:Entity:Method|Dataset|Benchmark|Task|Metric {key, type, name, aliases, paper_count})
+    (:Paper)-[:PROPOSES|USES|MENTIONS {count, evidence, evidence_offset}]->(:Entity)
+    (:Paper)-[:RELATED_TO {weight, shared}]->(:Paper)
+
+How it writes
+-------------
+* Uniqueness constraints first (``CREATE CONSTRAINT ... IF NOT EXISTS``), so every ``MERGE`` is an
+  index lookup.
+* Every write is ``UNWIND $rows AS row MERGE ... SET ...`` from a ``queries/_load_*.cypher`` file,
+  ``batch_size`` rows per managed write transaction (``session.execute_write``, retried by the
+  driver on transient errors). Labels and relationship types are never built from input text:
+  each entity type and each role has its own fixed statement, chosen from a dict keyed by the
+  closed sets :data:`paperkg.types.ENTITY_TYPES` and :data:`paperkg.types.ROLES`; every value
+  travels as a parameter.
+* Every statement is idempotent, so loading the same graph again changes nothing, and a load
+  that was killed midway converges to the same final graph when it is run again.
+* Incremental: papers of an earlier load that are not in this file are kept. For the papers in
+  the file, the file is the truth: their stale entity relationships and stale links to other
+  papers of the file are deleted. Finally entities without papers are deleted and every
+  ``paper_count`` is recomputed in Neo4j from the relationships (never taken from the file).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import networkx as nx
+
+from paperkg.errors import GraphError
+from paperkg.graph.named_queries import paper_communities, strip_entity_prefix
+from paperkg.queries.runner import Neo4jSettings, connect, neo4j_errors, statement
+from paperkg.types import ENTITY_TYPES, ROLES
+
+DEFAULT_BATCH_SIZE = 10_000
+
+#: Entity type -> its loader statement (the only place a label is chosen).
+ENTITY_STATEMENTS: dict[str, str] = {
+    "Method": "entity_method",
+    "Dataset": "entity_dataset",
+    "Benchmark": "entity_benchmark",
+    "Task": "entity_task",
+    "Metric": "entity_metric",
+}
+#: Role -> its loader statement (the only place a relationship type is chosen).
+ROLE_STATEMENTS: dict[str, str] = {
+    "proposed": "rel_proposes",
+    "used": "rel_uses",
+    "mentioned": "rel_mentions",
+}
+#: Role -> relationship type (as written by :data:`ROLE_STATEMENTS`; used by the exports).
+ROLE_TYPES: dict[str, str] = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
+assert set(ENTITY_STATEMENTS) == set(ENTITY_TYPES) and set(ROLE_STATEMENTS) == set(ROLES)
+
+
+@dataclass(frozen=True)
+class LoadRows:
+    """The graph as the parameter rows of each loader statement, in graph order."""
+
+    papers: list[dict]
+    entities: dict[str, list[dict]]
+    relationships: dict[str, list[dict]]
+    links: list[dict]
+    prune_entities: list[dict]
+    prune_links: list[dict]
+
+    @property
+    def node_count(self) -> int:
+        return len(self.papers) + sum(map(len, self.entities.values()))
+
+    @property
+    def relationship_count(self) -> int:
+        return sum(map(len, self.relationships.values())) + len(self.links)
+
+
+@dataclass
+class LoadReport:
+    """What :func:`load_graph` wrote, and how long each part took (seconds)."""
+
+    uri: str
+    database: str
+    papers: int = 0
+    entities: int = 0
+    paper_entity_relationships: int = 0
+    links: int = 0
+    batches: int = 0
+    batch_size: int = DEFAULT_BATCH_SIZE
+    prepare_seconds: float = 0.0
+    node_seconds: float = 0.0
+    relationship_seconds: float = 0.0
+    finalize_seconds: float = 0.0
+    seconds: float = 0.0
+    database_counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def nodes(self) -> int:
+        return self.papers + self.entities
+
+    @property
+    def relationships(self) -> int:
+        return self.paper_entity_relationships + self.links
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.node_seconds if self.node_seconds else 0.0
+
+    @property
+    def relationships_per_second(self) -> float:
+        return self.relationships / self.relationship_seconds if self.relationship_seconds else 0.0
+
+    def describe(self) -> str:
+        """One line for the CLI."""
+        db = self.database_counts
+        totals = (f"; the database now holds {db.get('nodes', 0)} nodes and {db.get('relationships', 0)} "
+                  f"relationships") if db else ""
+        return (f"loaded {self.papers} papers, {self.entities} entities, {self.paper_entity_relationships} "
+                f"paper-entity and {self.links} paper-paper relationships into {self.uri} (database "
+                f"{self.database}) in {self.batches} batches, {self.seconds:.1f} s{totals}")
+
+
+def prepare_rows(graph: nx.DiGraph) -> LoadRows:
+    """The loader's parameter rows; raises :class:`GraphError` for a type or role outside the
+    closed sets (labels and relationship types never come from the input)."""
+    communities = paper_communities(graph)
+    papers: list[dict] = []
+    entities: dict[str, list[dict]] = {t: [] for t in ENTITY_TYPES}
+    relationships: dict[str, list[dict]] = {r: [] for r in ROLES}
+    links: list[dict] = []
+    prune_entities: list[dict] = []
+    linked: dict[str, list[str]] = {}
+    for node, attrs in graph.nodes(data=True):
+        kind = attrs.get("kind")
+        if kind == "Paper":
+            pid = attrs["paper_id"]
+            papers.append({
+                "id": pid, "title": attrs.get("title"), "abstract": attrs.get("abstract"),
+                "venue": attrs.get("venue"), "year": attrs.get("year"), "url": attrs.get("url"),
+                "label": attrs.get("label"), "authors": list(attrs.get("authors") or []),
+                "community": communities.get(pid),
+            })
+            keys = []
+            for _, target, data in graph.out_edges(node, data=True):
+                if data.get("kind") == "HAS":
+                    keys.append(graph.nodes[target]["key"])
+            prune_entities.append({"id": pid, "keys": keys})
+            linked[pid] = []
+        elif kind == "Entity":
+            etype = attrs.get("type")
+            if etype not in ENTITY_STATEMENTS:
+                raise GraphError(f"entity {attrs.get('key')!r} has type {etype!r}, not one of {', '.join(ENTITY_TYPES)}")
+            entities[etype].append({"key": attrs["key"], "name": attrs.get("name"),
+                                    "aliases": [str(a) for a in attrs.get("aliases") or []]})
+        else:
+            raise GraphError(f"node {node!r} has kind {kind!r}, expected 'Paper' or 'Entity'")
+    for source, target, data in graph.edges(data=True):
+        kind = data.get("kind")
+        if kind == "HAS":
+            role = data.get("role")
+            if role not in ROLE_STATEMENTS:
+                raise GraphError(f"edge {source!r} -> {target!r} has role {role!r}, not one of {', '.join(ROLES)}")
+            relationships[role].append({
+                "paper": graph.nodes[source]["paper_id"], "key": graph.nodes[target]["key"],
+                "count": int(data.get("count", 0)), "evidence": data.get("evidence"),
+                "evidence_offset": data.get("evidence_offset"),
+            })
+        elif kind == "RELATED_TO":
+            a, b = sorted((graph.nodes[source]["paper_id"], graph.nodes[target]["paper_id"]))
+            links.append({"source": a, "target": b, "weight": float(data["weight"]),
+                          "shared": [strip_entity_prefix(s) for s in data.get("shared") or []]})
+            linked[a].append(b)
+            linked[b].append(a)
+        else:
+            raise GraphError(f"edge {source!r} -> {target!r} has kind {kind!r}, expected 'HAS' or 'RELATED_TO'")
+    prune_links = [{"id": pid, "linked": others} for pid, others in linked.items()]
+    return LoadRows(papers, entities, relationships, links, prune_entities, prune_links)
+
+
+def _batches(rows: Sequence[dict], size: int) -> Iterable[list[dict]]:
+    for start in range(0, len(rows), size):
+        yield list(rows[start : start + size])
+
+
+def _write(tx, cypher: str, params: dict) -> None:
+    tx.run(cypher, params).consume()
+
+
+def create_schema(driver, settings: Neo4jSettings) -> None:
+    """The uniqueness constraints and the type index (``IF NOT EXISTS``: safe to repeat)."""
+    text = "\n".join(line for line in statement("constraints").splitlines() if not line.lstrip().startswith("//"))
+    with neo4j_errors(settings, "creating constraints"), driver.session(database=settings.database) as session:
+        for cypher in filter(None, (part.strip() for part in text.split(";"))):
+            session.run(cypher).consume()
+
+
+def database_counts(driver, settings: Neo4jSettings) -> dict[str, int]:
+    """Node and relationship totals of the database."""
+    with neo4j_errors(settings, "counting"), driver.session(database=settings.database) as session:
+        record = session.run("CALL () { MATCH (n) RETURN count(n) AS nodes } "
+                             "CALL () { MATCH ()-[r]->() RETURN count(r) AS relationships } "
+                             "RETURN nodes, relationships").single()
+        return {"nodes": record["nodes"], "relationships": record["relationships"]}
+
+
+def load_graph(
+    graph: nx.DiGraph,
+    settings: Any = None,
+    *,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    progress: bool = True,
+    driver=None,
+) -> LoadReport:
+    """Load ``graph`` into Neo4j (see the module docstring); returns a :class:`LoadReport`.
+
+    ``settings`` defaults to :meth:`Neo4jSettings.from_env`. Raises
+    :class:`paperkg.errors.Neo4jError` when Neo4j is unreachable, refuses the credentials or
+    rejects a statement.
+    """
+    if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
+        raise GraphError(f"batch size must be a positive integer, got {batch_size!r}")
+    from tqdm import tqdm
+
+    s = Neo4jSettings.coerce(settings)
+    started = time.perf_counter()
+    rows = prepare_rows(graph)
+    report = LoadReport(uri=s.uri, database=s.database, batch_size=batch_size,
+                        papers=len(rows.papers), entities=sum(map(len, rows.entities.values())),
+                        paper_entity_relationships=sum(map(len, rows.relationships.values())), links=len(rows.links))
+    report.prepare_seconds = time.perf_counter() - started
+    paper_ids = [row["id"] for row in rows.papers]
+
+    # (phase, statement, rows, extra parameters): nodes first, then relationships.
+    node_phases = [("papers", "papers", rows.papers, {})]
+    node_phases += [(f"{t} entities", ENTITY_STATEMENTS[t], rows.entities[t], {}) for t in ENTITY_TYPES]
+    rel_phases = [("stale paper-entity relationships", "prune_entity_rels", rows.prune_entities, {})]
+    rel_phases += [(f"{r} relationships", ROLE_STATEMENTS[r], rows.relationships[r], {}) for r in ROLES]
+    rel_phases += [("stale paper links", "prune_links", rows.prune_links, {"paper_ids": paper_ids}),
+                   ("paper links", "links", rows.links, {})]
+    total = sum(-(-len(r) // batch_size) for _, _, r, _ in node_phases + rel_phases) + 2
+
+    own = driver is None
+    if own:
+        driver = connect(s)
+    try:
+        create_schema(driver, s)
+        with tqdm(total=total, unit="batch", desc="neo4j load", disable=not progress, leave=False) as bar, \
+                driver.session(database=s.database) as session:
+            for phases, attr in ((node_phases, "node_seconds"), (rel_phases, "relationship_seconds")):
+                phase_start = time.perf_counter()
+                for name, key, phase_rows, extra in phases:
+                    cypher = statement(key)
+                    bar.set_postfix_str(name)
+                    for batch in _batches(phase_rows, batch_size):
+                        with neo4j_errors(s, f"loading {name}"):
+                            session.execute_write(_write, cypher, {"rows": batch, **extra})
+                        report.batches += 1
+                        bar.update()
+                setattr(report, attr, time.perf_counter() - phase_start)
+            final_start = time.perf_counter()
+            bar.set_postfix_str("paper counts")
+            for key in ("orphans", "paper_counts"):
+                with neo4j_errors(s, f"loader step {key}"):
+                    session.execute_write(_write, statement(key), {})
+                report.batches += 1
+                bar.update()
+            report.finalize_seconds = time.perf_counter() - final_start
+        report.database_counts = database_counts(driver, s)
+    finally:
+        if own:
+            driver.close()
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def load_file(path: str | Path, settings: Any = None, **options) -> LoadReport:
+    """Load a saved ``graph.json`` (``paperkg build``'s output) into Neo4j."""
+    from paperkg.graph.export import read_node_link
+
+    return load_graph(read_node_link(path), settings, **options)

@@ -1,0 +1,13 @@
+// Methods evaluated on a dataset or benchmark: methods that occur in papers linked to it,
+// by the number of such papers (proposed = how many of them propose the method); ties by key.
+// Empty when the entity is not a Dataset or Benchmark.
+// param: dataset entity -- the Dataset or Benchmark key, e.g. cifar10
+// param: k int = 20 -- rows to return
+// returns: key, name, papers, proposed
+MATCH (d:Entity {key: $dataset})
+WHERE d.type IN ['Dataset', 'Benchmark']
+MATCH (d)<-[:PROPOSES|USES|MENTIONS]-(p:Paper)-[r:PROPOSES|USES|MENTIONS]->(m:Method)
+WITH m, count(p) AS papers, sum(CASE type(r) WHEN 'PROPOSES' THEN 1 ELSE 0 END) AS proposed
+RETURN m.key AS key, m.name AS name, papers, proposed
+ORDER BY papers DESC, key
+LIMIT $k

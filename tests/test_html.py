@@ -1,0 +1,461 @@
+"""Unit tests of the HTML explorer (paperkg.graph.html): escaping, caps, data assembly, files.
+
+``make_graph`` builds a synthetic knowledge graph in the documented schema, with hostile strings
+(script/img/svg payloads, ``</script>``, U+2028, astral characters, a ``javascript:`` URL) in
+titles, abstracts/evidence, entity names, aliases, venues and authors. The browser tests reuse it.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import random
+import re
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+from paperkg.errors import GraphError
+from paperkg.graph import html as kghtml
+
+TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric")
+XSS_IMG = "<img src=x onerror=alert(1)>"
+XSS_SCRIPT = "<script>alert(1)</script>"
+XSS_SVG = '"><svg onload=alert(1)>'
+NASTY_NAMES = {
+    0: XSS_SCRIPT + "Net",
+    1: XSS_SVG + "Set",
+    2: XSS_IMG + "Bench",
+    3: "Task \U0001d4aa(n) with \u2028 separator",
+    4: "Metric & </script><!-- F1",
+}
+NASTY_TITLE = XSS_IMG + " Attention </script> is all & you need \u2029"
+
+
+def make_graph(n_papers: int = 40, n_entities: int = 25, *, seed: int = 7, nasty: bool = True) -> nx.DiGraph:
+    """A synthetic paper/entity graph in the schema of ``paperkg.graph`` (see its docstring)."""
+    rng = random.Random(seed)
+    g = nx.DiGraph()
+    entities = []
+    for j in range(n_entities):
+        etype = TYPES[j % len(TYPES)]
+        name = NASTY_NAMES.get(j, f"{etype}{j:03d}") if nasty else f"{etype}{j:03d}"
+        key = f"{etype.lower()}/{etype.lower()}{j:03d}"
+        aliases = sorted({name.upper(), f"{etype[:2]}-{j}"} - {name})
+        if nasty and j == 1:
+            aliases.append(XSS_IMG)
+        entities.append((f"entity:{key}", etype, key, name, aliases))
+    weights = [1.0 / (j + 1) for j in range(n_entities)]
+    papers = []
+    for i in range(n_papers):
+        pid = f"P{i:04d}"
+        k = 0 if i == n_papers - 1 else rng.randint(1, min(6, n_entities))
+        chosen: list[int] = []
+        while len(chosen) < k:
+            j = rng.choices(range(n_entities), weights)[0]
+            if j not in chosen:
+                chosen.append(j)
+        if nasty and i == 0:
+            chosen = sorted(set(chosen) | {0, 1, 2, 3, 4})
+        sentences, edges = [], []
+        offset = 0
+        prefix = (XSS_IMG + " " + XSS_SCRIPT + " " + XSS_SVG + " \U0001f600 ") if nasty and i == 0 else ""
+        for n, j in enumerate(chosen):
+            eid, etype, key, name, _aliases = entities[j]
+            role = ("proposed", "used", "mentioned")[(i + j) % 3]
+            lead = prefix if n == 0 else ""
+            sentence = f"{lead}We {('propose', 'use', 'mention')[(i + j) % 3]} {name} in study {i}."
+            start = offset + sentence.index(name, len(lead))
+            edges.append(
+                (
+                    eid,
+                    {
+                        "kind": "HAS",
+                        "role": role,
+                        "count": 1,
+                        "evidence": sentence,
+                        "evidence_offset": offset,
+                        "mentions": [[start, start + len(name), name]],
+                    },
+                )
+            )
+            sentences.append(sentence)
+            offset += len(sentence) + 1
+        abstract = " ".join(sentences)
+        title = NASTY_TITLE if nasty and i == 0 else (None if i == 3 else f"Paper {i} on topic {i % 5}")
+        url = {0: "javascript:alert(1)", 1: "https://example.org/p?a=1&b=<x>"}.get(i, f"https://openreview.net/forum?id={pid}")
+        g.add_node(
+            f"paper:{pid}",
+            kind="Paper",
+            paper_id=pid,
+            label=(XSS_SVG + " label") if nasty and i == 0 else f"{pid} paper {i}",
+            title=title,
+            abstract=abstract,
+            venue=(XSS_SVG if nasty and i == 0 else "ICML"),
+            year=None if i == 2 else 2024,
+            url=url,
+            authors=[XSS_IMG, "Ada Lovelace"] if nasty and i == 0 else [f"Author {i}", "Grace Hopper"],
+            source="synthetic.jsonl",
+            line=i + 1,
+        )
+        papers.append((f"paper:{pid}", {eid for eid, _ in edges}))
+        for eid, data in edges:
+            if eid not in g:
+                ent = next(e for e in entities if e[0] == eid)
+                g.add_node(eid, kind="Entity", type=ent[1], key=ent[2], name=ent[3], aliases=ent[4], paper_count=0)
+            g.add_edge(f"paper:{pid}", eid, **data)
+    # an entity without papers
+    eid, etype, key, name, aliases = entities[-1]
+    if eid not in g:
+        g.add_node(eid, kind="Entity", type=etype, key=key, name=name, aliases=aliases, paper_count=0)
+    for node, data in g.nodes(data=True):
+        if data["kind"] == "Entity":
+            data["paper_count"] = g.in_degree(node)
+    for a in range(len(papers)):
+        for b in range(a + 1, len(papers)):
+            (pa, ea), (pb, eb) = papers[a], papers[b]
+            shared = ea & eb
+            if shared:
+                weight = len(shared) / len(ea | eb)
+                src, dst = sorted((pa, pb))
+                keys = sorted(s.split(":", 1)[1] for s in shared)
+                g.add_edge(src, dst, kind="RELATED_TO", weight=weight, shared=keys)
+    return g
+
+
+@pytest.fixture(scope="module")
+def graph() -> nx.DiGraph:
+    return make_graph()
+
+
+def _data_block(page: str) -> str:
+    m = re.search(r'<script type="application/json" id="paperkg-data">(.*?)</script>', page, re.S)
+    assert m, "data block missing"
+    return m.group(1)
+
+
+def _template_part(page: str) -> str:
+    """The page without its <script> and <style> bodies (what the template itself produced)."""
+    page = re.sub(r"(<script[^>]*>).*?(</script>)", r"\1\2", page, flags=re.S)
+    return re.sub(r"(<style[^>]*>).*?(</style>)", r"\1\2", page, flags=re.S)
+
+
+# ------------------------------------------------------------------------------ escaping
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        XSS_SCRIPT,
+        "</script><script>alert(1)</script>",
+        "<!-- <script>",
+        "a\u2028b\u2029c",
+        "&amp; & <> \"'",
+        "\U0001d4aa astral",
+        "lone \ud800 surrogate",
+        {"k": ["</SCRIPT>", 1, None, 2.5]},
+    ],
+)
+def test_json_for_script_is_inert_and_round_trips(value):
+    text = kghtml.json_for_script(value)
+    for bad in ("<", ">", "&", "\u2028", "\u2029"):
+        assert bad not in text
+    text.encode("utf-8")  # no lone surrogates left
+    assert json.loads(text) == value
+
+
+def test_hostile_strings_never_reach_markup(graph):
+    page = kghtml.render_html(graph, title=XSS_SCRIPT + " & title")
+    template = _template_part(page)
+    for payload in ("<img", "<svg", "<script>alert", "onerror", "onload"):
+        assert payload not in template
+    # the only alert(1) text left is the escaped page title (twice: <title> and <h1>)
+    assert template.count("alert(1)") == 2
+    assert "&lt;script&gt;alert(1)&lt;/script&gt; &amp; title" in template
+    data = _data_block(page)
+    assert "<" not in data and ">" not in data and "&" not in data and "\u2028" not in data
+    decoded = json.loads(data)
+    names = {e["n"] for e in decoded["entities"]}
+    assert set(NASTY_NAMES.values()) <= names
+    assert any(p.get("t") == NASTY_TITLE for p in decoded["papers"])
+    # exactly three script elements: data, vis-network, explorer
+    assert len(re.findall(r"<script\b", template)) == 3
+    assert len(re.findall(r"(?i)</script", page)) == 3
+
+
+def test_only_http_urls_become_links(graph):
+    data = kghtml.explorer_data(graph)
+    by_id = {p["i"]: p for p in data["papers"]}
+    assert "u" not in by_id["paper:P0000"]  # javascript: dropped
+    assert by_id["paper:P0001"]["u"] == "https://example.org/p?a=1&b=<x>"
+    assert all(p.get("u", "https://").startswith(("http://", "https://")) for p in data["papers"])
+
+
+def test_page_is_offline_and_csp_pins_the_scripts(graph):
+    page = kghtml.render_html(graph)
+    template = _template_part(page)
+    assert "<link" not in template
+    assert not re.search(r"<script[^>]+src=", page)
+    assert not re.search(r"(?i)\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//", template)
+    assert "bootstrap" not in page.lower()
+    assert "sourceMappingURL" not in page
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
+    assert "default-src 'none'" in csp
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    assert len(scripts) == 2
+    for body in scripts:
+        digest = base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode()
+        assert f"'sha256-{digest}'" in csp
+
+
+# ------------------------------------------------------------------------------ data assembly
+
+
+def test_small_graph_is_drawn_whole(graph):
+    data = kghtml.explorer_data(graph)
+    view = data["view"]
+    papers = [n for n, d in graph.nodes(data=True) if d["kind"] == "Paper"]
+    linked_entities = [n for n, d in graph.nodes(data=True) if d["kind"] == "Entity"]
+    has = [(u, v) for u, v, d in graph.edges(data=True) if d["kind"] == "HAS"]
+    assert {n["id"] for n in view["nodes"]} == set(papers) | set(linked_entities)
+    assert len(view["edges"]) == len(has)
+    assert {(e["from"], e["to"]) for e in view["edges"]} == set(has)
+    assert all(isinstance(n["x"], int) and isinstance(n["y"], int) for n in view["nodes"])
+    assert len({(n["x"], n["y"]) for n in view["nodes"]}) > len(view["nodes"]) * 0.9
+    stats = data["meta"]["stats"]
+    assert stats["papers"] == len(papers) and stats["has"] == len(has)
+    assert stats["related"] == sum(1 for *_e, d in graph.edges(data=True) if d["kind"] == "RELATED_TO")
+    assert data["meta"]["colors"][:6] == ["#8C8C8C", "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00"]
+
+
+def test_pyvis_fields_and_edge_ids(graph):
+    data = kghtml.explorer_data(graph)
+    node = data["view"]["nodes"][0]
+    assert set(node) >= {"id", "label", "shape", "group", "size", "x", "y"}
+    for edge in data["view"]["edges"]:
+        assert "arrows" not in edge
+        k = int(edge["id"][1:])
+        row = data["has"][k]
+        assert (data["papers"][row[0]]["i"], data["entities"][row[1] - len(data["papers"])]["i"]) == (edge["from"], edge["to"])
+        assert edge["role"] == row[2]
+
+
+def _utf16_slice(text: str, start: int, end: int) -> str:
+    raw = text.encode("utf-16-le", "surrogatepass")
+    return raw[2 * start : 2 * end].decode("utf-16-le", "surrogatepass")
+
+
+def test_marks_are_utf16_offsets_inside_the_evidence(graph):
+    data = kghtml.explorer_data(graph)
+    n_papers = len(data["papers"])
+    checked = 0
+    for row in data["has"]:
+        sentence = data["sentences"][row[4]]
+        marks = row[5]
+        name = data["entities"][row[1] - n_papers]["n"]
+        assert _utf16_slice(sentence, marks[0], marks[1]) == name
+        checked += 1
+    assert checked == len(data["has"])
+    # the astral-character sentence really needs UTF-16 offsets
+    astral = [r for r in data["has"] if "\U0001f600" in data["sentences"][r[4]]]
+    assert astral
+
+
+def test_mark_ranges_fallbacks():
+    ev = "We use BERT and BERT again."
+    assert kghtml._mark_ranges(ev, 100, [[107, 111, "BERT"]]) == [7, 11]
+    # wrong offsets: found by text
+    assert kghtml._mark_ranges(ev, 0, [[0, 4, "BERT"]]) == [7, 11]
+    # outside the sentence and text absent: dropped
+    assert kghtml._mark_ranges(ev, 0, [[500, 504, "GPT"]]) == []
+    # overlaps merged
+    assert kghtml._mark_ranges(ev, 0, [[7, 11, "BERT"], [7, 15, "BERT and"]]) == [7, 15]
+    assert kghtml._mark_ranges("", 0, [[0, 1, "x"]]) == []
+    assert kghtml._mark_ranges(ev, None, "garbage") == []
+
+
+def test_evidence_sentences_are_deduplicated():
+    g = nx.DiGraph()
+    g.add_node("paper:a", kind="Paper", paper_id="a", label="a", title="A", abstract="X and Y.")
+    for key in ("x", "y"):
+        g.add_node(f"entity:{key}", kind="Entity", type="Method", key=key, name=key.upper(), aliases=[], paper_count=1)
+    g.add_edge("paper:a", "entity:x", kind="HAS", role="used", count=1, evidence="X and Y.", evidence_offset=0, mentions=[[0, 1, "X"]])
+    g.add_edge("paper:a", "entity:y", kind="HAS", role="used", count=1, evidence="X and Y.", evidence_offset=0, mentions=[[6, 7, "Y"]])
+    data = kghtml.explorer_data(g)
+    assert data["sentences"] == ["X and Y."]
+    assert [r[4] for r in data["has"]] == [0, 0]
+    assert [r[5] for r in data["has"]] == [[0, 1], [6, 7]]
+
+
+# ------------------------------------------------------------------------------ caps and views
+
+
+def test_overview_caps_pick_top_entities_and_linked_papers():
+    g = make_graph(120, 60, seed=3, nasty=False)
+    data = kghtml.explorer_data(g, max_entities=8, max_papers=30)
+    nodes = data["view"]["nodes"]
+    entity_nodes = [n["id"] for n in nodes if n["id"].startswith("entity:")]
+    paper_nodes = [n["id"] for n in nodes if n["id"].startswith("paper:")]
+    assert len(entity_nodes) <= 8 and len(paper_nodes) == 30
+    degree = {n: g.in_degree(n) for n, d in g.nodes(data=True) if d["kind"] == "Entity"}
+    top = sorted(degree, key=lambda n: (-degree[n], n))[:8]
+    assert set(entity_nodes) <= set(top)
+    drawn = set(entity_nodes) | set(paper_nodes)
+    for edge in data["view"]["edges"]:
+        assert edge["from"] in drawn and edge["to"] in drawn
+    assert data["meta"]["caps"]["max_entities"] == 8
+    assert data["meta"]["notes"]  # the page says what was left out
+
+
+def test_overview_edge_cap_keeps_strongest():
+    g = make_graph(120, 60, seed=3, nasty=False)
+    data = kghtml.explorer_data(g, max_edges=50)
+    assert len(data["view"]["edges"]) == 50
+    roles = [e["role"] for e in data["view"]["edges"]]
+    assert roles.count(0) == min(50, sum(1 for r in data["has"] if r[2] == 0))
+
+
+def test_entity_map_weights_are_shared_papers():
+    g = make_graph(60, 20, seed=5, nasty=False)
+    data = kghtml.explorer_data(g, view="entity-map", max_entities=10, max_edges=15)
+    nodes = {n["id"] for n in data["view"]["nodes"]}
+    assert len(nodes) == 10 and all(n.startswith("entity:") for n in nodes)
+    assert len(data["view"]["edges"]) <= 15
+    for edge in data["view"]["edges"]:
+        shared = set(g.predecessors(edge["from"])) & set(g.predecessors(edge["to"]))
+        assert edge["w"] == len(shared) == edge["value"] and edge["kind"] == "CO"
+    weights = sorted((e["w"] for e in data["view"]["edges"]), reverse=True)
+    all_pairs = []
+    for a in nodes:
+        for b in nodes:
+            if a < b:
+                w = len(set(g.predecessors(a)) & set(g.predecessors(b)))
+                if w:
+                    all_pairs.append(w)
+    assert weights == sorted(all_pairs, reverse=True)[: len(weights)]
+
+
+def test_similarity_view_uses_related_edges():
+    g = make_graph(60, 20, seed=5, nasty=False)
+    data = kghtml.explorer_data(g, view="similarity", max_papers=25, max_edges=40)
+    nodes = {n["id"] for n in data["view"]["nodes"]}
+    assert len(nodes) <= 25 and all(n.startswith("paper:") for n in nodes)
+    assert 0 < len(data["view"]["edges"]) <= 40
+    for edge in data["view"]["edges"]:
+        assert edge["kind"] == "REL"
+        assert g.has_edge(edge["from"], edge["to"]) or g.has_edge(edge["to"], edge["from"])
+
+
+def test_focus_view_is_the_capped_ego_graph(graph):
+    data = kghtml.explorer_data(graph, focus="paper:P0005", hops=1)
+    ids = {n["id"] for n in data["view"]["nodes"]}
+    assert ids == {"paper:P0005"} | set(nx.ego_graph(graph.to_undirected(as_view=True), "paper:P0005", radius=1))
+    capped = kghtml.explorer_data(graph, focus="P0005", hops=3, max_focus_nodes=7)
+    assert len(capped["view"]["nodes"]) == 7
+    assert capped["meta"]["view"] == "focus" and capped["meta"]["center"] == "paper:P0005"
+    by_name = kghtml.explorer_data(graph, focus=NASTY_NAMES[0], hops=1)
+    assert by_name["meta"]["center"].startswith("entity:method/")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"max_entities": 0},
+        {"max_papers": -1},
+        {"max_edges": 2.5},
+        {"hops": 0},
+        {"hops": 9},
+        {"view": "nope"},
+        {"view": "focus"},
+        {"focus": "paper:does-not-exist"},
+    ],
+)
+def test_bad_arguments_raise_graph_error(graph, kwargs):
+    with pytest.raises(GraphError):
+        kghtml.explorer_data(graph, **kwargs)
+
+
+def test_empty_graph_renders():
+    page = kghtml.render_html(nx.DiGraph())
+    data = json.loads(_data_block(page))
+    assert data["view"]["nodes"] == [] and data["meta"]["stats"]["papers"] == 0
+
+
+def test_knowledge_graph_like_objects_are_accepted(graph):
+    class KG:
+        def __init__(self, g):
+            self.graph = g
+
+    assert kghtml.explorer_data(KG(graph))["view"] == kghtml.explorer_data(graph)["view"]
+    with pytest.raises(GraphError):
+        kghtml.explorer_data(object())
+
+
+# ------------------------------------------------------------------------------ determinism
+
+
+def _shuffled(g: nx.DiGraph, seed: int) -> nx.DiGraph:
+    rng = random.Random(seed)
+    nodes = list(g.nodes(data=True))
+    edges = list(g.edges(data=True))
+    rng.shuffle(nodes)
+    rng.shuffle(edges)
+    out = nx.DiGraph()
+    out.add_nodes_from(nodes)
+    out.add_edges_from(edges)
+    return out
+
+
+@pytest.mark.parametrize("view", ["overview", "entity-map", "similarity"])
+def test_same_input_gives_byte_identical_html(graph, view):
+    first = kghtml.render_html(graph, view=view)
+    assert kghtml.render_html(graph, view=view) == first
+    assert kghtml.render_html(_shuffled(graph, 1), view=view) == first
+
+
+def test_layout_is_deterministic_and_spread():
+    import numpy as np
+
+    edges = np.array([[i, (i * 7 + 3) % 300] for i in range(300)], dtype=np.int64)
+    a = kghtml._layout(300, edges, np.ones(300), seed=1)
+    b = kghtml._layout(300, edges, np.ones(300), seed=1)
+    assert (a == b).all()
+    assert np.ptp(a, axis=0).min() > 5
+
+
+# ------------------------------------------------------------------------------ files
+
+
+def test_write_views_writes_linked_pages(graph, tmp_path):
+    paths = kghtml.write_views(graph, tmp_path / "site", focus=["paper:P0001", NASTY_NAMES[1]])
+    names = [p.name for p in paths]
+    assert names[:3] == ["explorer.html", "entities.html", "similarity.html"]
+    assert names[3] == "focus-paper-P0001.html"
+    assert names[4].startswith("focus-entity-dataset-dataset001")
+    for path in paths:
+        page = path.read_text(encoding="utf-8")
+        assert 'href="entities.html"' in page and 'href="similarity.html"' in page
+
+
+def test_write_html_targets(graph, tmp_path):
+    assert kghtml.write_html(graph, tmp_path / "one.html") == [tmp_path / "one.html"]
+    assert kghtml.write_html(graph, tmp_path / "dir", view="entity-map") == [tmp_path / "dir" / "entities.html"]
+    focus = kghtml.write_html(graph, tmp_path / "dir", focus="paper:P0002")
+    assert focus == [tmp_path / "dir" / "focus-paper-P0002.html"]
+    everything = kghtml.write_html(graph, tmp_path / "all", view="all")
+    assert [p.name for p in everything] == ["explorer.html", "entities.html", "similarity.html"]
+    with pytest.raises(GraphError):
+        kghtml.write_html(graph, tmp_path / "x.html", view="all")
+    first = (tmp_path / "one.html").read_bytes()
+    kghtml.write_html(graph, tmp_path / "one.html")
+    assert (tmp_path / "one.html").read_bytes() == first
+
+
+def test_templates_ship_as_package_data():
+    root = Path(kghtml.__file__).parent / "templates"
+    for name in ("explorer.html.j2", "explorer.js", "explorer.css"):
+        assert (root / name).is_file()
+    js = (root / "explorer.js").read_text(encoding="utf-8")
+    assert "innerHTML" not in js and "insertAdjacentHTML" not in js and "document.write" not in js
