@@ -8,6 +8,7 @@ plain data on ``doc._.paperkg_mentions`` (tuples of ints and strings), so ``n_pr
 
 from __future__ import annotations
 
+import logging
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -146,12 +147,16 @@ def build_pipeline(use_model: bool = True) -> Language:
     """The extraction pipeline; ``use_model=False`` runs the rules and gazetteers alone."""
     nlp = spacy.blank("en")
     nlp.add_pipe("sentencizer")
-    if use_model:
-        if not (MODEL_DIR / "meta.json").exists():
-            raise ExtractionError(
-                f"the trained model is missing at {MODEL_DIR}; run 'paperkg train' to build it"
-            )
-        trained = spacy.load(MODEL_DIR)
+    if use_model and not (MODEL_DIR / "meta.json").exists():
+        # A broken install should still extract, but never quietly: say what is missing.
+        logging.getLogger("paperkg").warning(
+            f"the trained model is missing at {MODEL_DIR}; using rules and gazetteers only (run 'paperkg train')"
+        )
+    elif use_model:
+        try:
+            trained = spacy.load(MODEL_DIR)
+        except (OSError, ValueError) as exc:
+            raise ExtractionError(f"cannot load the trained model at {MODEL_DIR}: {exc}") from exc
         nlp.add_pipe("ner", source=trained)
     nlp.add_pipe("paperkg_entities")
     return nlp
