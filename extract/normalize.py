@@ -54,14 +54,14 @@ _KEEP_S = ("ss", "us", "is", "ics", "as", "ous")
 def singularize(word: str) -> str:
     """A light, idempotent English singular for the last word of a name.
 
-    >>> [singularize(w) for w in ["models", "policies", "classes", "llms", "dynamics", "loss"]]
-    ['model', 'policy', 'class', 'llm', 'dynamics', 'loss']
+    >>> [singularize(w) for w in ["models", "policies", "classes", "llms", "ifs", "dynamics", "loss"]]
+    ['model', 'policy', 'class', 'llm', 'if', 'dynamics', 'loss']
     """
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 4 and word.endswith("sses"):
         return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(_KEEP_S):
+    if len(word) > 2 and word.endswith("s") and not word.endswith(_KEEP_S):
         return word[:-1]
     return word
 
