@@ -8,7 +8,8 @@ Design
   * pyvis assembles the vis-network node/edge lists (``Network.add_node`` / ``add_edge``); the page
     itself is our own Jinja template (``templates/explorer.html.j2``) with the vis-network JS/CSS
     from the installed pyvis package inlined. No Bootstrap, no CDN, zero network requests; a
-    Content-Security-Policy (``default-src 'none'``, scripts pinned by SHA-256) enforces that.
+    Content-Security-Policy (``default-src 'none'``, scripts and styles pinned by SHA-256)
+    enforces that and would block any injected script or event handler.
   * All graph text travels as JSON inside ``<script type="application/json">`` (``<``, ``>``,
     ``&``, U+2028/9 escaped) and the page script builds every tooltip and panel with DOM text
     nodes - never ``innerHTML`` with data. Canvas labels are plain text (vis ``font.multi`` off).
@@ -22,7 +23,8 @@ Views (file names used by :func:`write_views`)
   ``overview``   -> ``explorer.html``   the top ``max_entities`` entities by number of papers plus
                                         the ``max_papers`` papers most linked to them (HAS edges)
   ``entity-map`` -> ``entities.html``   entities linked by co-occurrence (weight = shared papers)
-  ``similarity`` -> ``similarity.html`` papers linked by RELATED_TO (heaviest ``max_edges``)
+  ``similarity`` -> ``similarity.html`` the ``max_papers`` papers with the most RELATED_TO weight,
+                                        each with its 3 strongest links among them
   ``focus``      -> ``focus-<node>.html`` the ego graph of ``focus`` within ``hops`` hops
 """
 
@@ -31,12 +33,11 @@ from __future__ import annotations
 import base64
 import functools
 import hashlib
-import heapq
 import json
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -80,12 +81,13 @@ DEFAULT_CAPS: dict[str, dict[str, int]] = {
     "overview": {"max_entities": 200, "max_papers": 800, "max_edges": 10_000},
     "entity-map": {"max_entities": 300, "max_edges": 1_500},
     "similarity": {"max_papers": 1_000, "max_edges": 4_000},
-    "focus": {"max_focus_nodes": 300},
+    "focus": {"max_focus_nodes": 300, "max_edges": 3_000},
 }
 DEFAULT_HOPS = 2
 MAX_HOPS = 3
 
-#: Okabe-Ito colours (colour-blind safe); shapes make the types distinguishable without colour.
+#: Okabe-Ito colours for the entity types (colour-blind safe), neutral grey for papers; each
+#: type also has its own shape, so nothing depends on telling colours apart.
 PALETTE: dict[str, str] = {
     "Paper": "#8C8C8C",
     "Method": "#0072B2",
@@ -106,10 +108,13 @@ _EXTRA_COLOURS = ("#56B4E9", "#F0E442", "#000000")
 _LABEL_MAX = 32
 _MAX_AUTHORS = 12
 _MAX_ALIASES = 30
-_MAX_SHARED = 6
+_MAX_SHARED = 3
 _LAYOUT_SEED = 20240601
 _SPACING = 46.0  # px per layout unit
-_GRAVITY = 0.5
+_GRAVITY = 0.05
+_SIMILARITY_K = 3
+#: px per layout unit, per view (the entity map has few, large nodes with long labels)
+_VIEW_SPACING = {"entity-map": 80.0, "focus": 60.0}
 
 _TEMPLATES = Path(__file__).resolve().parent / "templates"
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -341,11 +346,14 @@ def _build_universe(g: nx.Graph) -> _Universe:
         data = g.nodes[node]
         rec: dict[str, Any] = {"i": node}
         label = _text(data.get("label")) or _text(data.get("paper_id")) or node
-        rec["l"] = label
-        for key, attr in (("t", "title"), ("v", "venue")):
-            value = _text(data.get(attr))
-            if value:
-                rec[key] = value
+        title = _text(data.get("title"))
+        if title:
+            rec["t"] = title
+        if label != title:  # usually the label is the title: do not ship it twice
+            rec["l"] = label
+        venue = _text(data.get("venue"))
+        if venue:
+            rec["v"] = venue
         year = _int_or_none(data.get("year"))
         if year is not None:
             rec["y"] = year
@@ -375,10 +383,7 @@ def _build_universe(g: nx.Graph) -> _Universe:
             rec["a"] = aliases[:_MAX_ALIASES]
             if len(aliases) > _MAX_ALIASES:
                 rec["na"] = len(aliases)
-        count = _int_or_none(data.get("paper_count"))
-        if count is not None:
-            rec["pc"] = count
-        entities.append(rec)
+        entities.append(rec)  # paper counts: the page counts the entity's links
 
     role_index = {r: i for i, r in enumerate(ROLES)}
     sentences: list[str] = []
@@ -587,9 +592,15 @@ def _entity_map(uni: _Universe, max_entities: int, max_edges: int) -> _View:
     pairs = sorted(pairs[:max_edges])
     edges = []
     weights = []
+    deg = Counter()
+    for (a, b), _w in pairs:
+        deg[a] += 1
+        deg[b] += 1
+    mean_deg = (2 * len(pairs) / len(deg)) if deg else 1.0
     for i, ((a, b), w) in enumerate(pairs):
         edges.append((f"c{i}", a, b, {"kind": "CO", "w": w, "value": w}))
-        weights.append(math.log2(1 + w))
+        # hubs would pull everything into one knot: damp attraction by the endpoints' degrees
+        weights.append(math.log2(1 + w) * mean_deg / math.sqrt(deg[a] * deg[b]) * 0.5)
     notes = []
     n_e = len(uni.ids) - n_p
     if len(chosen) < n_e:
@@ -608,28 +619,35 @@ def _entity_map(uni: _Universe, max_entities: int, max_edges: int) -> _View:
 
 
 def _similarity(uni: _Universe, max_papers: int, max_edges: int) -> _View:
-    n_p = uni.n_papers
-    strength = defaultdict(float)
+    """The ``max_papers`` papers with the largest summed link weight, each joined to its
+    strongest neighbours among them (a k-nearest-neighbour graph, k = ``_SIMILARITY_K``, which
+    stays readable where the globally heaviest links would only draw near-duplicate cliques);
+    papers left without a link are not drawn."""
+    strength: dict[int, float] = defaultdict(float)
     for a, b, w, _shared in uni.related:
         strength[a] += w
         strength[b] += w
     ranked = sorted(strength, key=lambda p: (-strength[p], uni.ids[p]))
-    papers = sorted(ranked[:max_papers])
-    chosen = set(papers)
-    edge_ids = [k for k, row in enumerate(uni.related) if row[0] in chosen and row[1] in chosen]
+    chosen = set(ranked[:max_papers])
+    picked: set[int] = set()
+    for p in sorted(chosen):
+        links = [k for k in uni.rel_adj[p] if uni.related[k][0] in chosen and uni.related[k][1] in chosen]
+        links.sort(key=lambda k: (-uni.related[k][2], k))
+        picked.update(links[:_SIMILARITY_K])
+    edge_ids = sorted(picked, key=lambda k: (-uni.related[k][2], k))
     dropped = max(0, len(edge_ids) - max_edges)
-    if dropped:
-        edge_ids.sort(key=lambda k: (-uni.related[k][2], k))
-        edge_ids = sorted(edge_ids[:max_edges])
+    edge_ids = sorted(edge_ids[:max_edges])
+    papers = sorted({p for k in edge_ids for p in uni.related[k][:2]})
     notes = []
     linked_total = len(strength)
     if len(papers) < linked_total:
         notes.append(
             f"the {_fmt(len(papers))} most strongly linked papers "
-            f"(of {_fmt(linked_total)} with similarity links)"
+            f"(of {_fmt(linked_total)} with similarity links), each with its "
+            f"{_SIMILARITY_K} strongest links among them"
         )
-    if n_p > linked_total:
-        notes.append(f"{_fmt(n_p - linked_total)} papers without similarity links are not drawn")
+    if uni.n_papers > linked_total:
+        notes.append(f"{_fmt(uni.n_papers - linked_total)} papers without similarity links are not drawn")
     if dropped:
         notes.append(f"the {_fmt(max_edges)} heaviest links ({_fmt(dropped)} lighter ones dropped)")
     edges = [_rel_edge(uni, k) for k in edge_ids]
@@ -705,30 +723,43 @@ def _resolve_node(uni: _Universe, g: nx.Graph, focus: str) -> int:
     raise GraphError(f"focus {focus!r} is not a paper or entity of this graph")
 
 
-def _focus(uni: _Universe, center: int, hops: int, cap: int) -> _View:
+def ego_edges(uni: _Universe, members: set[int], max_edges: int) -> tuple[list[str], int]:
+    """Edge ids among ``members``: paper-entity links first (strongest first), then the
+    heaviest similarity links, at most ``max_edges``; sorted by id. Mirrors ``egoEdges`` in
+    explorer.js. Returns (ids, number dropped)."""
+    has_ids, rel_ids = [], []
+    for u in sorted(members):
+        for k in uni.has_adj[u]:
+            if uni.has[k][0] == u and uni.has[k][1] in members:
+                has_ids.append(k)
+        for k in uni.rel_adj[u]:
+            if uni.related[k][0] == u and uni.related[k][1] in members:
+                rel_ids.append(k)
+    has_ids.sort(key=lambda k: (uni.has[k][2], -uni.has[k][3], k))
+    rel_ids.sort(key=lambda k: (-uni.related[k][2], k))
+    ranked = [f"h{k}" for k in has_ids] + [f"r{k}" for k in rel_ids]
+    kept = ranked[:max_edges]
+    return sorted(kept), len(ranked) - len(kept)
+
+
+def _focus(uni: _Universe, center: int, hops: int, cap: int, max_edges: int) -> _View:
     dist, truncated = ego_nodes(uni, center, hops, cap)
     nodes = sorted(dist)
-    members = set(nodes)
-    edges = []
-    for u in nodes:
-        for k in uni.has_adj[u]:
-            row = uni.has[k]
-            if row[0] == u and row[1] in members:
-                edges.append(_has_edge(uni, k))
-        for k in uni.rel_adj[u]:
-            row = uni.related[k]
-            if row[0] == u and row[1] in members:
-                edges.append(_rel_edge(uni, k))
-    edges.sort(key=lambda e: e[0])
+    edge_ids, dropped = ego_edges(uni, set(nodes), max_edges)
+    edges = [
+        _has_edge(uni, int(e[1:])) if e[0] == "h" else _rel_edge(uni, int(e[1:])) for e in edge_ids
+    ]
     name = uni.label(center)
     notes = []
     if truncated:
         notes.append(f"capped at {_fmt(cap)} nodes (the most connected first)")
+    if dropped:
+        notes.append(f"the {_fmt(max_edges)} strongest links ({_fmt(dropped)} weaker ones dropped)")
     return _View(
         name="focus",
         nodes=nodes,
         edges=edges,
-        weights=[1.0] * len(edges),
+        weights=[1.0 if e[3]["kind"] == "HAS" else 0.3 for e in edges],
         notes=notes,
         info={
             "title": f"Focus: {_short(name, 80)} ({hops} hop{'s' if hops != 1 else ''})",
@@ -744,76 +775,147 @@ def _focus(uni: _Universe, center: int, hops: int, cap: int) -> _View:
 
 
 def _layout(n: int, edges: np.ndarray, weights: np.ndarray, *, seed: int, iterations: int = 0) -> np.ndarray:
-    """Positions (n x 2) for a graph on nodes 0..n-1; same input -> same output.
+    """Positions (n x 2, about one unit apart) for a connected graph on nodes 0..n-1.
 
-    Force-directed: attraction d^2 along edges, repulsion k^2/d approximated through the centres
-    of mass of a grid (O(n * cells) per step) plus exact short-range repulsion (cKDTree pairs),
-    and a weak pull to the centre so components stay together.
+    Fruchterman-Reingold: attraction d^2 along edges, repulsion k^2/d - exact for small graphs,
+    for large ones approximated through the centres of mass of a grid (O(n * cells) per step)
+    plus exact short-range repulsion (cKDTree pairs) - and a weak pull to the centre.
+    Deterministic: same input -> same output.
     """
     from scipy.spatial import cKDTree
 
-    if n == 0:
-        return np.zeros((0, 2))
-    if n == 1:
-        return np.zeros((1, 2))
+    if n <= 1:
+        return np.zeros((n, 2))
     if not iterations:
-        iterations = 150 if n <= 1500 else 100
+        iterations = 60 if n <= 30 else 150 if n <= 1500 else 100
     rng = np.random.RandomState(seed)
     k = 1.0
     side = math.sqrt(n) * k
     pos = rng.uniform(0, side, size=(n, 2))
-    grid = 24 if n > 400 else 12
-    t = side / 10.0
+    t = side / 8.0 + 0.5
     cool = 0.005 ** (1.0 / iterations)
     ei = edges[:, 0] if len(edges) else np.zeros(0, dtype=np.int64)
     ej = edges[:, 1] if len(edges) else np.zeros(0, dtype=np.int64)
-    gravity = _GRAVITY
+    exact = n <= 400
+    grid = 24
     for _ in range(iterations):
         disp = np.zeros((n, 2))
-        lo = pos.min(0)
-        cell = np.maximum((pos.max(0) - lo) / grid, 1e-9)
-        ij = np.minimum(((pos - lo) / cell).astype(np.int64), grid - 1)
-        cid = ij[:, 0] * grid + ij[:, 1]
-        cnt = np.bincount(cid, minlength=grid * grid)
-        nz = np.nonzero(cnt)[0]
-        m = cnt[nz].astype(float)
-        cx = np.bincount(cid, pos[:, 0], grid * grid)[nz] / m
-        cy = np.bincount(cid, pos[:, 1], grid * grid)[nz] / m
-        dx = pos[:, 0:1] - cx[None, :]
-        dy = pos[:, 1:2] - cy[None, :]
-        f = m[None, :] * (k * k) / (dx * dx + dy * dy + float((cell**2).sum()) * 0.25 + k * k)
-        disp[:, 0] += (dx * f).sum(1)
-        disp[:, 1] += (dy * f).sum(1)
-        pairs = cKDTree(pos).query_pairs(k, output_type="ndarray")
-        if len(pairs):
-            i, j = pairs[:, 0], pairs[:, 1]
-            d = pos[i] - pos[j]
-            ff = (k * k) / ((d * d).sum(1) + 1e-4)
-            fx, fy = d[:, 0] * ff, d[:, 1] * ff
-            disp[:, 0] += np.bincount(i, fx, n) - np.bincount(j, fx, n)
-            disp[:, 1] += np.bincount(i, fy, n) - np.bincount(j, fy, n)
+        if exact:
+            d = pos[:, None, :] - pos[None, :, :]
+            f = (k * k) / ((d * d).sum(-1) + 1e-4)
+            disp += (d * f[:, :, None]).sum(1)
+        else:
+            lo = pos.min(0)
+            cell = np.maximum((pos.max(0) - lo) / grid, 1e-9)
+            ij = np.minimum(((pos - lo) / cell).astype(np.int64), grid - 1)
+            cid = ij[:, 0] * grid + ij[:, 1]
+            cnt = np.bincount(cid, minlength=grid * grid)
+            nz = np.nonzero(cnt)[0]
+            m = cnt[nz].astype(float)
+            cx = np.bincount(cid, pos[:, 0], grid * grid)[nz] / m
+            cy = np.bincount(cid, pos[:, 1], grid * grid)[nz] / m
+            dx = pos[:, 0:1] - cx[None, :]
+            dy = pos[:, 1:2] - cy[None, :]
+            soft = float((cell**2).sum()) * 0.25 + k * k
+            f = m[None, :] * (k * k) / (dx * dx + dy * dy + soft)
+            disp[:, 0] += (dx * f).sum(1)
+            disp[:, 1] += (dy * f).sum(1)
+            radius = max(k, float(np.sqrt((cell**2).sum())))
+            pairs = cKDTree(pos).query_pairs(radius, output_type="ndarray")
+            if len(pairs):
+                i, j = pairs[:, 0], pairs[:, 1]
+                d = pos[i] - pos[j]
+                d2 = (d * d).sum(1)
+                # exact minus the (softened) part the grid already counted
+                ff = (k * k) / (d2 + 1e-4) - (k * k) / (d2 + soft)
+                fx, fy = d[:, 0] * ff, d[:, 1] * ff
+                disp[:, 0] += np.bincount(i, fx, n) - np.bincount(j, fx, n)
+                disp[:, 1] += np.bincount(i, fy, n) - np.bincount(j, fy, n)
         if len(ei):
             d = pos[ei] - pos[ej]
             f2 = np.sqrt((d * d).sum(1)) * weights / k
             fx, fy = d[:, 0] * f2, d[:, 1] * f2
             disp[:, 0] -= np.bincount(ei, fx, n) - np.bincount(ej, fx, n)
             disp[:, 1] -= np.bincount(ei, fy, n) - np.bincount(ej, fy, n)
-        disp -= gravity * (pos - pos.mean(0))
+        disp -= _GRAVITY * (pos - pos.mean(0))
         length = np.sqrt((disp * disp).sum(1)) + 1e-9
         pos = pos + disp * (np.minimum(length, t) / length)[:, None]
+        # quantise every step: last-bit differences between numpy builds/CPUs cannot grow
+        pos = np.round(pos, 7)
         t *= cool
     return pos - pos.mean(0)
+
+
+def _components(n: int, pairs: list[tuple[int, int]]) -> list[list[int]]:
+    parent = list(range(n))
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for a, b in pairs:
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i in range(n):
+        groups[find(i)].append(i)
+    return sorted(groups.values(), key=lambda c: (-len(c), c[0]))
+
+
+def _packed_layout(n: int, pairs: list[tuple[int, int]], weights: list[float], *, seed: int) -> np.ndarray:
+    """Lay out each connected component on its own, then pack them in rows (largest first;
+    isolated nodes end up in a tidy grid instead of being flung to the edges)."""
+    pos = np.zeros((n, 2))
+    comps = _components(n, pairs)
+    by_comp: dict[int, list[int]] = defaultdict(list)
+    comp_of = {}
+    for c, members in enumerate(comps):
+        for i in members:
+            comp_of[i] = c
+    for e, (a, b) in enumerate(pairs):
+        by_comp[comp_of[a]].append(e)
+    blocks = []
+    for c, members in enumerate(comps):
+        local = {u: i for i, u in enumerate(members)}
+        es = by_comp[c]
+        sub_edges = np.array([(local[pairs[e][0]], local[pairs[e][1]]) for e in es], dtype=np.int64).reshape(-1, 2)
+        sub_w = np.array([weights[e] for e in es], float)
+        if len(members) == 2:
+            p = np.array([[-0.5, 0.0], [0.5, 0.0]])
+        else:
+            p = _layout(len(members), sub_edges, sub_w, seed=seed + c)
+        p = p - p.min(0)
+        blocks.append((members, p))
+    margin = 1.2
+    area = sum((float(p[:, 0].max()) + margin) * (float(p[:, 1].max()) + margin) for _, p in blocks)
+    widest = max((float(p[:, 0].max()) for _, p in blocks), default=0.0)
+    width = max(widest, math.sqrt(area) * 1.3)
+    x = y = row = 0.0
+    for members, p in blocks:
+        w, h = float(p[:, 0].max()), float(p[:, 1].max())
+        if x > 0 and x + w > width:
+            x, y, row = 0.0, y + row + margin, 0.0
+        pos[members] = p + (x, y)
+        x += w + margin
+        row = max(row, h)
+    return pos - (pos.min(0) + pos.max(0)) / 2 if n else pos
 
 
 def _place(view: _View) -> None:
     order = view.nodes
     local = {u: i for i, u in enumerate(order)}
-    pairs = [(local[a], local[b]) for _id, a, b, _x in view.edges if a != b]
-    edges = np.array(pairs, dtype=np.int64).reshape(-1, 2)
-    weights = np.array([w for (_id, a, b, _x), w in zip(view.edges, view.weights) if a != b], float)
-    pos = _layout(len(order), edges, weights, seed=_LAYOUT_SEED)
+    pairs, weights = [], []
+    for (_id, a, b, _x), w in zip(view.edges, view.weights):
+        if a != b:
+            pairs.append((local[a], local[b]))
+            weights.append(w)
+    pos = _packed_layout(len(order), pairs, weights, seed=_LAYOUT_SEED)
+    spacing = _VIEW_SPACING.get(view.name, _SPACING)
     view.positions = {
-        u: (int(round(float(x) * _SPACING)), int(round(float(y) * _SPACING)))
+        u: (int(round(float(x) * spacing)), int(round(float(y) * spacing)))
         for u, (x, y) in zip(order, pos)
     }
 
@@ -886,10 +988,23 @@ def _prepare(
         raise GraphError(f"unknown view {view!r}; expected one of {', '.join(VIEWS)}")
     if focus is not None and view == "overview":
         view = "focus"
+    if focus is not None and view != "focus":
+        raise GraphError(f"focus= writes the focus view; it does not combine with view {view!r}")
+    for name, value in (
+        ("max_entities", max_entities),
+        ("max_papers", max_papers),
+        ("max_edges", max_edges),
+        ("max_focus_nodes", max_focus_nodes),
+    ):
+        _check_cap(name, value, 1)
     if isinstance(hops, bool) or not isinstance(hops, int) or not 1 <= hops <= MAX_HOPS:
         raise GraphError(f"hops must be an integer from 1 to {MAX_HOPS}, got {hops!r}")
     uni = _build_universe(g)
-    caps = {"max_focus_nodes": _check_cap("max_focus_nodes", max_focus_nodes, DEFAULT_CAPS["focus"]["max_focus_nodes"])}
+    d = DEFAULT_CAPS["focus"]
+    caps = {
+        "max_focus_nodes": _check_cap("max_focus_nodes", max_focus_nodes, d["max_focus_nodes"]),
+        "max_focus_edges": d["max_edges"],
+    }
     if view == "overview":
         d = DEFAULT_CAPS["overview"]
         caps.update(
@@ -916,7 +1031,8 @@ def _prepare(
         if focus is None:
             raise GraphError("view 'focus' needs focus=<paper or entity id>")
         center = _resolve_node(uni, g, focus)
-        v = _focus(uni, center, hops, caps["max_focus_nodes"])
+        caps["max_focus_edges"] = _check_cap("max_edges", max_edges, d["max_edges"])
+        v = _focus(uni, center, hops, caps["max_focus_nodes"], caps["max_focus_edges"])
     _place(v)
     return uni, v, caps
 
@@ -1008,11 +1124,13 @@ def render_html(
     data = _payload(uni, v, caps, hops, title, nav)
     vis_js, vis_css = _vis_assets()
     app_js, app_css = _app_assets()
+    # swatch colours per type index (our palette constants only)
+    app_css += "".join(f".sw-{i} {{ background: {c}; }}\n" for i, c in enumerate(_palette(uni.types)))
     csp = "; ".join(
         [
             "default-src 'none'",
             f"script-src {_csp_hash(vis_js)} {_csp_hash(app_js)}",
-            "style-src 'unsafe-inline'",
+            f"style-src {_csp_hash(vis_css)} {_csp_hash(app_css)}",
             "img-src data:",
             "base-uri 'none'",
             "form-action 'none'",
@@ -1038,7 +1156,6 @@ def render_html(
         app_css=Markup(app_css),
         app_js=Markup(app_js),
         data_json=Markup(json_for_script(data)),
-        type_colours=list(zip(range(len(uni.types)), _palette(uni.types))),
     )
 
 
@@ -1111,7 +1228,7 @@ def write_html(
     graph: Any,
     out: str | Path,
     *,
-    view: str = "overview",
+    view: str | None = None,
     max_entities: int | None = None,
     max_papers: int | None = None,
     max_edges: int | None = None,
@@ -1122,16 +1239,20 @@ def write_html(
 ) -> list[Path]:
     """Write the explorer page(s) for ``graph`` (a ``networkx.DiGraph`` or a ``KnowledgeGraph``).
 
-    ``out`` is a file (``*.html``) or a directory (created; file named after the view, see
-    :data:`VIEW_FILES`). ``view``: ``"overview"`` (default), ``"entity-map"``, ``"similarity"``,
+    ``out`` is a file (``*.html``/``*.htm``) or a directory (created; files named after the
+    view, see :data:`VIEW_FILES`). ``view``: ``"overview"``, ``"entity-map"``, ``"similarity"``,
     ``"focus"`` (needs ``focus``) or ``"all"`` (every view into the directory ``out``, plus the
-    focus page if ``focus`` is given). ``focus`` (a node id such as ``"paper:<id>"`` /
-    ``"entity:<key>"``, a bare paper id / entity key, or an exact entity name) with the default
-    view writes the focus page: the ego graph within ``hops`` (1-3) hops, at most
-    ``max_focus_nodes`` nodes. Caps left ``None`` take :data:`DEFAULT_CAPS`. Returns the paths
-    written. Raises :class:`paperkg.errors.GraphError` on bad arguments.
+    focus page if ``focus`` is given). ``view=None`` (default) means ``"all"`` for a directory
+    (or ``"focus"`` when ``focus`` is given) and ``"overview"`` for a file. ``focus`` (a node id
+    such as ``"paper:<id>"`` / ``"entity:<key>"``, a bare paper id / entity key, or an exact
+    entity name) writes the focus page: the ego graph within ``hops`` (1-3) hops, at most
+    ``max_focus_nodes`` nodes and ``max_edges`` edges. Caps left ``None`` take
+    :data:`DEFAULT_CAPS`. Returns the paths written. Raises
+    :class:`paperkg.errors.GraphError` on bad arguments.
     """
     out = Path(out)
+    if view is None:
+        view = "overview" if focus is not None or not _is_dir_target(out) else "all"
     if view == "all":
         if not _is_dir_target(out):
             raise GraphError(f"view 'all' writes several pages; {out} must be a directory")

@@ -204,8 +204,10 @@ def test_page_is_offline_and_csp_pins_the_scripts(graph):
     csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
     assert "default-src 'none'" in csp
     scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
-    assert len(scripts) == 2
-    for body in scripts:
+    styles = re.findall(r"<style>(.*?)</style>", page, re.S)
+    assert len(scripts) == 2 and len(styles) == 2
+    assert "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp
+    for body in scripts + styles:
         digest = base64.b64encode(hashlib.sha256(body.encode("utf-8")).digest()).decode()
         assert f"'sha256-{digest}'" in csp
 
@@ -370,6 +372,8 @@ def test_focus_view_is_the_capped_ego_graph(graph):
         {"view": "nope"},
         {"view": "focus"},
         {"focus": "paper:does-not-exist"},
+        {"view": "entity-map", "max_papers": 0},
+        {"view": "similarity", "focus": "paper:P0001"},
     ],
 )
 def test_bad_arguments_raise_graph_error(graph, kwargs):
@@ -415,6 +419,39 @@ def test_same_input_gives_byte_identical_html(graph, view):
     assert kghtml.render_html(_shuffled(graph, 1), view=view) == first
 
 
+def test_byte_identical_across_processes(tmp_path):
+    """No dependence on hash randomisation (set/dict order) or on anything else per process."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, hashlib; sys.path.insert(0, sys.argv[1]);"
+        "from test_html import make_graph; from paperkg.graph.html import render_html;"
+        "g = make_graph(60, 30, seed=2);"
+        "print(hashlib.sha256(''.join(render_html(g, view=v) for v in ('overview', 'entity-map', 'similarity')).encode()).hexdigest())"
+    )
+    digests = set()
+    for seed in ("1", "2"):
+        env = {**__import__("os").environ, "PYTHONHASHSEED": seed}
+        out = subprocess.run([sys.executable, "-c", script, str(Path(__file__).parent)], env=env, capture_output=True, text=True, check=True)
+        digests.add(out.stdout.strip())
+    assert len(digests) == 1
+
+
+def test_unknown_entity_types_still_render():
+    g = make_graph(10, 5, seed=1, nasty=False)
+    g.add_node("entity:other/x", kind="Entity", type="Software", key="other/x", name="X", aliases=[], paper_count=1)
+    g.add_edge("paper:P0001", "entity:other/x", kind="HAS", role="used", count=1, evidence="", evidence_offset=0, mentions=[])
+    g.add_node("weird", kind="Something")  # neither paper nor entity: ignored
+    data = kghtml.explorer_data(g)
+    assert data["meta"]["types"][-1] == "Software"
+    assert len(data["meta"]["colors"]) == len(data["meta"]["types"]) == len(data["meta"]["shapes"])
+    row = next(r for r in data["has"] if data["entities"][r[1] - len(data["papers"])]["i"] == "entity:other/x")
+    assert row[4] == -1 and len(row) == 5  # no evidence, no marks
+    page = kghtml.render_html(g)
+    assert ".sw-6 { background: #56B4E9; }" in page
+
+
 def test_layout_is_deterministic_and_spread():
     import numpy as np
 
@@ -441,6 +478,9 @@ def test_write_views_writes_linked_pages(graph, tmp_path):
 
 def test_write_html_targets(graph, tmp_path):
     assert kghtml.write_html(graph, tmp_path / "one.html") == [tmp_path / "one.html"]
+    # a directory without a view gets every view (what KnowledgeGraph.to_html(dir) relies on)
+    assert [p.name for p in kghtml.write_html(graph, tmp_path / "d0")] == list(kghtml.VIEW_FILES.values())
+    assert kghtml.write_html(graph, tmp_path / "d1", view="overview") == [tmp_path / "d1" / "explorer.html"]
     assert kghtml.write_html(graph, tmp_path / "dir", view="entity-map") == [tmp_path / "dir" / "entities.html"]
     focus = kghtml.write_html(graph, tmp_path / "dir", focus="paper:P0002")
     assert focus == [tmp_path / "dir" / "focus-paper-P0002.html"]

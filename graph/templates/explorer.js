@@ -18,6 +18,7 @@
   const HAS = DATA.has;
   const REL = DATA.related;
   const FOCUS_CAP = META.caps.max_focus_nodes;
+  const FOCUS_EDGE_CAP = META.caps.max_focus_edges;
   const LABEL_MAX = META.labelMax;
   const ROLE_HEADINGS = { proposed: "Proposed in", used: "Used by", mentioned: "Mentioned in" };
   const LIST_CAP = 25;
@@ -132,6 +133,23 @@
     return { dist, truncated };
   }
 
+  /** Same as html.py ego_edges(): links among the members, HAS first (strongest first), then
+   *  the heaviest similarity links, at most `cap`, sorted by id. */
+  function egoEdges(members, cap) {
+    const a = adj();
+    const hasIds = [];
+    const relIds = [];
+    for (const v of members.keys()) {
+      for (const k of a.has[v]) if (HAS[k][0] === v && members.has(HAS[k][1])) hasIds.push(k);
+      for (const k of a.rel[v]) if (REL[k][0] === v && members.has(REL[k][1])) relIds.push(k);
+    }
+    hasIds.sort((x, y) => HAS[x][2] - HAS[y][2] || HAS[y][3] - HAS[x][3] || x - y);
+    relIds.sort((x, y) => REL[y][2] - REL[x][2] || x - y);
+    const ranked = hasIds.map((k) => "h" + k).concat(relIds.map((k) => "r" + k));
+    const ids = ranked.slice(0, cap).sort();
+    return { ids, dropped: ranked.length - Math.min(ranked.length, cap) };
+  }
+
   /* ---------------------------------------------------------------- node and edge styling */
   function shade(hex, f) {
     const n = parseInt(hex.slice(1), 16);
@@ -143,7 +161,8 @@
     highlight: { background: c, border: "#000000" }, hover: { background: c, border: "#000000" },
   }));
   const FADED = { background: "#ececec", border: "#d4d4d4", highlight: { background: "#ececec", border: "#000" }, hover: { background: "#ececec", border: "#999" } };
-  const FADED_FONT = { color: "#c4c4c4", strokeWidth: 0 };
+  const FADED_FONT = { color: "#cfcfcf", strokeWidth: 0 };
+  const FADED_EDGE = { color: "#ececec", highlight: "#1b1b1b", hover: "#9a9a9a", inherit: false, opacity: 1 };
   function fontFor(u, size) {
     if (u < NP) return { size: 11, color: "#222", strokeWidth: 3, strokeColor: "#ffffff" };
     return { size: Math.round(12 + size / 3), color: "#111", strokeWidth: 3, strokeColor: "#ffffff" };
@@ -162,6 +181,8 @@
     const out = Object.assign({}, n);
     out.color = COLOR_OBJ[typeOf(u)];
     out.font = fontFor(u, n.size || 9);
+    // built now (cheap: a few text nodes), so the tooltip also shows over the node's label
+    out.title = nodeTooltip(u);
     return out;
   }
   const EDGE_COLORS = {
@@ -250,6 +271,11 @@
   edgesDS.add(BASE.edges.map(decorateEdge));
   cur = { nodes: BASE.nodes.map((n) => n.id), edges: BASE.edges.map((e) => ({ id: e.id, from: e.from, to: e.to, kind: e.kind, role: e.role })) };
   const network = new vis.Network(container, { nodes: nodesDS, edges: edgesDS }, options);
+  const frame = container.querySelector(".vis-network");
+  if (frame) {  // vis makes its frame focusable and binds the keys there
+    frame.setAttribute("role", "application");
+    frame.setAttribute("aria-label", "Graph drawing. Arrow keys pan, + and - zoom. Use the search box to select a node.");
+  }
 
   let readyFired = false;
   function markReady() {
@@ -262,11 +288,7 @@
   network.once("afterDrawing", () => markReady());
   if (!BASE.nodes.length) setTimeout(markReady, 0);
 
-  // tooltips are built when first hovered (the popup reads them after tooltipDelay)
-  network.on("hoverNode", (p) => {
-    const n = nodesDS.get(p.node);
-    if (n && !n.title) nodesDS.update({ id: n.id, title: nodeTooltip(idToU.get(n.id)) });
-  });
+  // edge tooltips are built when first hovered (the popup reads them after tooltipDelay)
   network.on("hoverEdge", (p) => {
     const e = edgesDS.get(p.edge);
     if (e && !e.title) edgesDS.update({ id: e.id, title: edgeTooltip(e) });
@@ -274,24 +296,39 @@
 
   /* ---------------------------------------------------------------- selection + highlight */
   let selected = null;
-  let faded = [];
-  function clearHighlight() {
-    if (!faded.length) return;
-    nodesDS.update(faded.filter((id) => nodesDS.get(id)).map((id) => {
-      const u = idToU.get(id);
+  let fadedNodes = new Set();
+  let fadedEdges = new Set();
+  /** Fade exactly `nodes` and `edges`; only the items whose state changes are updated. */
+  function applyFade(nodes, edges) {
+    const nu = [];
+    for (const id of fadedNodes) {
+      if (nodes.has(id)) continue;
       const n = nodesDS.get(id);
-      return { id, color: COLOR_OBJ[typeOf(u)], font: fontFor(u, n.size || 9) };
-    }));
-    faded = [];
+      if (n) nu.push({ id, color: COLOR_OBJ[typeOf(idToU.get(id))], font: fontFor(idToU.get(id), n.size || 9) });
+    }
+    for (const id of nodes) if (!fadedNodes.has(id)) nu.push({ id, color: FADED, font: FADED_FONT });
+    const eu = [];
+    for (const id of fadedEdges) {
+      if (edges.has(id)) continue;
+      const e = edgesDS.get(id);
+      if (e) eu.push({ id, color: EDGE_COLORS[e.kind] || EDGE_COLORS.HAS });
+    }
+    for (const id of edges) if (!fadedEdges.has(id)) eu.push({ id, color: FADED_EDGE });
+    fadedNodes = nodes;
+    fadedEdges = edges;
+    if (nu.length) nodesDS.update(nu);
+    if (eu.length) edgesDS.update(eu);
   }
+  function clearHighlight() { applyFade(new Set(), new Set()); }
+  /** Fade everything but the node, its neighbours and the links between them. */
   function highlight(id) {
-    clearHighlight();
     const keep = new Set(network.getConnectedNodes(id));
     keep.add(id);
-    const upd = [];
-    nodesDS.forEach((n) => { if (!keep.has(n.id)) upd.push({ id: n.id, color: FADED, font: FADED_FONT }); });
-    faded = upd.map((x) => x.id);
-    nodesDS.update(upd);
+    const nodes = new Set();
+    nodesDS.forEach((n) => { if (!keep.has(n.id)) nodes.add(n.id); });
+    const edges = new Set();
+    edgesDS.forEach((e) => { if (e.from !== id && e.to !== id) edges.add(e.id); });
+    applyFade(nodes, edges);
   }
   function deselect() {
     selected = null;
@@ -360,6 +397,8 @@
       const b = actionButton("Show all " + fmt(items.length), () => {
         items.slice(LIST_CAP).forEach((it) => ul.appendChild(render(it)));
         b.remove();
+        const next = ul.children[LIST_CAP] && ul.children[LIST_CAP].querySelector("button");
+        if (next) next.focus();  // keep keyboard users where the new items start
       });
       b.classList.add("more");
       return b;
@@ -584,7 +623,11 @@
   /* ---------------------------------------------------------------- views and focus mode */
   function currentHops() { return parseInt($("hops").value, 10) || META.hops || 2; }
   function setView(nodes, edges, title, isBase) {
-    deselect();
+    selected = null;
+    network.unselectAll();
+    $("focus-selected").disabled = true;
+    fadedNodes = new Set();
+    fadedEdges = new Set();
     nodesDS.clear();
     edgesDS.clear();
     hiddenState.clear();
@@ -622,8 +665,13 @@
         ang[j] = a; x[j] = radius * Math.cos(a); y[j] = radius * Math.sin(a);
       });
     }
+    // attraction: paper-entity links 1, similarity links (dense among papers) 0.3
     const edges = [];
-    for (const v of members) for (const w of neighbours(v)) if (idx.has(w) && v < w) edges.push([idx.get(v), idx.get(w)]);
+    const a = adj();
+    for (const v of members) {
+      for (const k of a.has[v]) if (HAS[k][0] === v && idx.has(HAS[k][1])) edges.push([idx.get(v), idx.get(HAS[k][1]), 1]);
+      for (const k of a.rel[v]) if (REL[k][0] === v && idx.has(REL[k][1])) edges.push([idx.get(v), idx.get(REL[k][1]), 0.3]);
+    }
     let temp = K * 2;
     const c0 = idx.get(center);
     const dx = new Float64Array(n);
@@ -638,10 +686,10 @@
         const f = (K * K) / d2;
         dx[i] += ddx * f; dy[i] += ddy * f; dx[j] -= ddx * f; dy[j] -= ddy * f;
       }
-      for (const [i, j] of edges) {
+      for (const [i, j, w] of edges) {
         const ddx = x[i] - x[j], ddy = y[i] - y[j];
         const d = Math.sqrt(ddx * ddx + ddy * ddy) + 1e-9;
-        const f = d / K;
+        const f = (w * d) / K;
         dx[i] -= ddx * f; dy[i] -= ddy * f; dx[j] += ddx * f; dy[j] += ddy * f;
       }
       for (let i = 0; i < n; i++) {
@@ -661,14 +709,11 @@
     const members = Array.from(ego.dist.keys()).sort((a, b) => cmpId(a, b));
     const pos = focusLayout(u, members, ego.dist);
     const nodes = members.map((v) => makeNode(v, pos.get(v)[0], pos.get(v)[1]));
-    const edges = [];
-    const a = adj();
-    for (const v of members) {
-      for (const k of a.has[v]) if (HAS[k][0] === v && ego.dist.has(HAS[k][1])) edges.push(hasEdge(k));
-      for (const k of a.rel[v]) if (REL[k][0] === v && ego.dist.has(REL[k][1])) edges.push(relEdge(k));
-    }
-    edges.sort((p, q) => (p.id < q.id ? -1 : p.id > q.id ? 1 : 0));
-    const title = "Focus: " + shortLabel(labelOf(u)) + " (" + plural(hops, "hop") + ")" + (ego.truncated ? " · capped at " + fmt(FOCUS_CAP) + " nodes" : "");
+    const picked = egoEdges(ego.dist, FOCUS_EDGE_CAP);
+    const edges = picked.ids.map((id) => (id[0] === "h" ? hasEdge(parseInt(id.slice(1), 10)) : relEdge(parseInt(id.slice(1), 10))));
+    const title = "Focus: " + shortLabel(labelOf(u)) + " (" + plural(hops, "hop") + ")" +
+      (ego.truncated ? " · capped at " + fmt(FOCUS_CAP) + " nodes" : "") +
+      (picked.dropped ? " · " + fmt(picked.dropped) + " weaker links not drawn" : "");
     setView(nodes, edges, title, false);
     selectNode(nodeId(u), { moveFocus: !!(opts && opts.moveFocus) });
     return { nodes: members.map(nodeId), truncated: ego.truncated };

@@ -122,6 +122,29 @@ def stats(graph_file, top, as_json):
 
 
 @cli.command()
+@click.argument("graph_file", type=click.Path(path_type=Path))
+@click.option("--out", required=True, type=click.Path(path_type=Path),
+              help="A directory (all views) or a .html file (one view).")
+@click.option("--view", type=click.Choice(["overview", "entity-map", "similarity", "focus", "all"]), default=None,
+              help="Which view to write [default: all views for a directory, the overview for a file].")
+@click.option("--focus", default=None, help="A paper id, entity key or entity name: also write its focus page.")
+@click.option("--hops", default=2, show_default=True, type=click.IntRange(1, 3), help="Neighbourhood size of a focus page.")
+@click.option("--max-entities", type=int, default=None, help="Entities drawn (overview 200, entity map 300).")
+@click.option("--max-papers", type=int, default=None, help="Papers drawn (overview 800, similarity map 1000).")
+@click.option("--max-edges", type=int, default=None, help="Edges drawn (overview 10000, entity map 1500, similarity 4000).")
+@click.option("--max-focus-nodes", type=int, default=None, help="Nodes drawn on a focus page (300).")
+@click.option("--title", default=None, help="Page title.")
+def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges, max_focus_nodes, title):
+    """Write the offline HTML explorer of a saved graph (overview, entity map, similarity map, focus)."""
+    pages = paperkg.load(graph_file).to_html(
+        out, view=view, focus=focus, hops=hops, max_entities=max_entities, max_papers=max_papers,
+        max_edges=max_edges, max_focus_nodes=max_focus_nodes, title=title,
+    )
+    for page in pages:
+        click.echo(f"wrote {page}", err=True)
+
+
+@cli.command()
 @click.argument("gold_file", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @no_model_opt
@@ -193,6 +216,72 @@ def neo4j_status(data_dir):
     click.echo(status.describe())
     if not status.running:
         sys.exit(3)
+
+
+def neo4j_connection_opts(func):
+    """--uri --user --password --database; each overrides its NEO4J_* environment variable."""
+    for flag, env, default in reversed((("--uri", "NEO4J_URI", "bolt://localhost:7687"), ("--user", "NEO4J_USER", "neo4j"),
+                                        ("--password", "NEO4J_PASSWORD", "none"), ("--database", "NEO4J_DATABASE", "neo4j"))):
+        func = click.option(flag, default=None, help=f"Overrides ${env} (default {default}).")(func)
+    return func
+
+
+@cli.command("load")
+@click.argument("graph_file", type=click.Path(path_type=Path))
+@click.option("--batch-size", default=10_000, show_default=True, type=click.IntRange(min=1),
+              help="Nodes or relationships per write transaction.")
+@neo4j_connection_opts
+@progress_opt
+def load_command(graph_file, batch_size, uri, user, password, database, progress):
+    """Load a saved graph (GRAPH_FILE, e.g. out/graph.json) into Neo4j.
+
+    Idempotent (loading again changes nothing) and incremental (papers already in the database
+    stay; the file is the truth for the papers it contains); a killed load can simply be re-run.
+    """
+    report = paperkg.load(graph_file).to_neo4j(uri=uri, user=user, password=password, database=database,
+                                               batch_size=batch_size, progress=progress)
+    click.echo(report.describe(), err=True)
+
+
+@cli.command("query")
+@click.argument("name", required=False)
+@click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="A query parameter (repeatable).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+@click.option("--list", "list_queries", is_flag=True, help="List every query with its description and parameters.")
+@click.option("--graph", "graph_file", type=click.Path(path_type=Path), default=None,
+              help="Run over a saved graph.json with NetworkX instead of Neo4j (same rows, no server).")
+@neo4j_connection_opts
+def query_command(name, params, fmt, list_queries, graph_file, uri, user, password, database):
+    """Run the named query NAME (queries/NAME.cypher) against Neo4j, or over --graph FILE."""
+    from paperkg.queries.runner import Neo4jSettings, describe_library, format_rows, get_query, parse_param_pairs, run_query
+
+    if list_queries:
+        click.echo(describe_library())
+        return
+    if not name:
+        raise click.UsageError("give a query NAME, or --list to see them")
+    spec = get_query(name)
+    values = parse_param_pairs(params)
+    if graph_file is not None:
+        rows = paperkg.load(graph_file).query(name, **values)
+    else:
+        settings = Neo4jSettings.from_env(uri=uri, user=user, password=password, database=database)
+        rows = run_query(name, values, settings)
+    click.echo(format_rows(rows, spec.columns, fmt))
+
+
+@cli.command("export")
+@click.argument("graph_file", type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["neo4j-admin"]), required=True,
+              help="neo4j-admin: node and relationship CSVs for 'neo4j-admin database import full'.")
+@click.argument("out_dir", type=click.Path(path_type=Path))
+@click.option("--array-delimiter", default=";", show_default=True, help="Separator of array values in the CSVs.")
+def export_command(graph_file, fmt, out_dir, array_delimiter):
+    """Export a saved graph (GRAPH_FILE) for bulk import into OUT_DIR."""
+    written = paperkg.load(graph_file).to_neo4j_admin(out_dir, array_delimiter=array_delimiter)
+    for key in sorted(written):
+        click.echo(f"wrote {written[key]}", err=True)
+    click.echo(f"import with: sh {written['import']}  (into an empty, stopped Neo4j; see queries/README.md)", err=True)
 
 
 def main() -> None:
