@@ -27,11 +27,11 @@ _SPACES = re.compile(r"\s+")
 class DocMentions:
     """The per-document output of the spaCy stage, as plain data.
 
-    ``mentions`` rows are ``(start, end, type, role, origin, sentence_start, sentence_end)``;
+    ``mentions`` rows are ``(start, end, type, role, origin, sentence_start, sentence_end, nested)``;
     ``abbreviations`` rows are ``(long_start, long_end, short_start, short_end)``.
     """
 
-    mentions: tuple[tuple[int, int, str, str, str, int, int], ...]
+    mentions: tuple[tuple[int, int, str, str, str, int, int, bool], ...]
     abbreviations: tuple[tuple[int, int, int, int], ...]
 
 
@@ -130,7 +130,7 @@ def resolve_corpus(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> list
     extractions = []
     for paper, rows in zip(papers, keyed):
         by_key: dict[str, list[Mention]] = defaultdict(list)
-        for key, (start, end, _kind, role, origin, s_start, s_end) in rows:
+        for key, (start, end, _kind, role, origin, s_start, s_end, nested) in rows:
             by_key[key].append(
                 Mention(
                     start=start,
@@ -141,6 +141,7 @@ def resolve_corpus(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> list
                     role=role,
                     sentence=paper.abstract[s_start:s_end],
                     origin=origin,
+                    nested=nested,
                 )
             )
         entities = []

@@ -46,6 +46,7 @@ _NON_CONTENT = GENERIC_HEADS | VAGUE_MODIFIERS | frozenset(
 _DASHES = re.compile(r"[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]")
 _SEPARATORS = re.compile(r"[\s_\-/]+")
 _LETTER_DIGIT = re.compile(r"(?<=[a-z]) (?=\d)")
+_PARENTHETICAL = re.compile(r"\s*\([^()]*\)")
 _EDGE_PUNCT = ".,;:!?\"'`*()[]{}<>“”‘’«»"
 _TOKEN = re.compile(r"\S+")
 _KEEP_S = ("ss", "us", "is", "ics", "as", "ous")
@@ -77,6 +78,8 @@ def normalize_key(name: str) -> str:
     ('soft actor critic', 'resnet50', 'gpt4')
     >>> normalize_key("latent diffusion model") == normalize_key("diffusion model")
     False
+    >>> normalize_key("Soft Actor-Critic (SAC)")
+    'soft actor critic'
     """
     text = name
     # Each step can expose work for another ("00.S" -> "00." -> "00"), so run to a fixed point.
@@ -88,7 +91,9 @@ def normalize_key(name: str) -> str:
 
 
 def _normalize_once(name: str) -> str:
-    text = unicodedata.normalize("NFKC", name)
+    # "Soft Actor-Critic (SAC)" names the same thing as "Soft Actor-Critic".
+    text = _PARENTHETICAL.sub(" ", name) if _PARENTHETICAL.sub("", name).strip() else name
+    text = unicodedata.normalize("NFKC", text)
     text = _DASHES.sub("-", text)
     text = unicodedata.normalize("NFKC", text.casefold())
     text = _SEPARATORS.sub(" ", text).strip(" " + _EDGE_PUNCT)

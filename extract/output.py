@@ -7,7 +7,8 @@ One line per paper, in input order::
        "role": "proposed|used|mentioned",
        "mentions": [{"start": 0, "end": 0, "text": "..."}]}]}
 
-Extra fields (``label``, ``key``, ``evidence``, a mention's ``sentence``) are additions.
+Extra fields (``label``; an entity's ``key`` and ``evidence``; a mention's ``role`` and
+``nested``) are additions.
 """
 
 from __future__ import annotations
@@ -32,7 +33,10 @@ def extraction_record(extraction: Extraction) -> dict:
                 "role": entity.role,
                 "key": entity.key,
                 "evidence": entity.evidence,
-                "mentions": [{"start": m.start, "end": m.end, "text": m.text, "role": m.role} for m in entity.mentions],
+                "mentions": [
+                    {"start": m.start, "end": m.end, "text": m.text, "role": m.role, "nested": m.nested}
+                    for m in entity.mentions
+                ],
             }
             for entity in extraction.entities
         ],

@@ -9,6 +9,7 @@ plain data on ``doc._.paperkg_mentions`` (tuples of ints and strings), so ``n_pr
 from __future__ import annotations
 
 import logging
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -24,16 +25,18 @@ from paperkg.extract.gazetteer import GazetteerEntry, load_gazetteer
 from paperkg.extract.normalize import is_generic, normalize_key, strip_vague_prefix, trim_span
 from paperkg.extract.rules import proposal_spans, role_for, type_from_head
 
-#: Where ``paperkg train`` writes, and where the pipeline loads the shipped model from.
-MODEL_DIR = Path(__file__).parent / "model" / "ner"
+#: Where ``paperkg train`` writes, and where the pipeline loads the shipped model from;
+#: ``PAPERKG_MODEL`` points the pipeline at another trained model (``paperkg train --output DIR``).
+MODEL_DIR = Path(os.environ.get("PAPERKG_MODEL") or Path(__file__).parent / "model" / "ner")
 
 MODEL_LABELS = {"METHOD": "Method", "TASK": "Task", "DATASET": "Dataset", "METRIC": "Metric"}
 _CONTEXT_TYPE = re.compile(r"^\s*(dataset|datasets|corpus|benchmark|benchmarks|suite|environment|environments)\b", re.I)
 _CONTEXT_TYPES = {"dataset": "Dataset", "datasets": "Dataset", "corpus": "Dataset"}
 
-# Priorities when candidates overlap: definitions and coined names beat list lookups,
-# which beat the statistical model.
-PRIORITY = {"abbreviation": 3, "proposal": 3, "gazetteer": 2, "model": 1}
+# Priorities when candidates overlap: the statistical model's spans win (they follow the gold's
+# span conventions, which scores best on the dev splits), then definitions and coined names, then
+# list lookups; a rule span strictly inside a model span is kept as a nested mention.
+PRIORITY = {"model": 3, "abbreviation": 2, "proposal": 2, "gazetteer": 1}
 
 if not Doc.has_extension("paperkg_mentions"):
     Doc.set_extension("paperkg_mentions", default=None)
@@ -79,16 +82,19 @@ class EntityComponent:
         for ent in doc.ents:
             if ent.label_ in MODEL_LABELS:
                 candidates.append((ent.start_char, ent.end_char, MODEL_LABELS[ent.label_], "model"))
+        # At a definition "long form (SF)", the short form takes the role of the long form.
+        role_anchor = {a.short_start: a.long_start for a in abbreviations}
         mentions = []
-        for start, end, kind, origin in resolve_overlaps(self._clean(text, candidates)):
+        for start, end, kind, origin, nested in resolve_overlaps(self._clean(text, candidates)):
             sent = doc.char_span(start, end, alignment_mode="expand")
             sentence = sent.sent if sent is not None else doc[:]
             s_start, s_end = sentence.start_char, sentence.end_char
             kind = _context_type(text, end) or kind
-            role = role_for(text[s_start:s_end], start - s_start, end - s_start, origin=origin)
+            anchor = max(role_anchor.get(start, start), s_start)
+            role = role_for(text[s_start:s_end], anchor - s_start, end - s_start, origin=origin)
             if role == "proposed" and origin != "proposal" and normalize_key(text[start:end]) in self.type_by_key:
                 role = "used"  # a name in the gazetteer is known already, so this paper did not introduce it
-            mentions.append((start, end, kind, role, origin, s_start, s_end))
+            mentions.append((start, end, kind, role, origin, s_start, s_end, nested))
         doc._.paperkg_mentions = mentions
         doc._.paperkg_abbreviations = [
             (a.long_start, a.long_end, a.short_start, a.short_end) for a in abbreviations
@@ -123,18 +129,32 @@ def _context_type(text: str, end: int) -> str | None:
     return _CONTEXT_TYPES.get(match.group(1).lower(), "Benchmark")
 
 
-def resolve_overlaps(candidates: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
-    """Keep the best of overlapping candidates: higher priority, then longer, then earlier.
+def resolve_overlaps(candidates: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str, bool]]:
+    """Keep the best of overlapping candidates (higher priority, then longer, then earlier),
+    flagged ``nested=False``; a known name strictly inside a kept span stays too, as nested.
+
+    Nested mentions let "MuJoCo" link papers even where the model tagged "Gymnasium's MuJoCo
+    tasks" as one span, and keep "LESR" where it tagged "LLM-Empowered State Representation
+    (LESR)"; evaluation against flat gold scores only the top-level spans.
 
     >>> resolve_overlaps([(0, 15, "Method", "model"), (7, 15, "Method", "gazetteer"), (20, 23, "Task", "model")])
-    [(7, 15, 'Method', 'gazetteer'), (20, 23, 'Task', 'model')]
+    [(0, 15, 'Method', 'model', False), (7, 15, 'Method', 'gazetteer', True), (20, 23, 'Task', 'model', False)]
+    >>> resolve_overlaps([(0, 15, "Method", "proposal"), (7, 15, "Method", "gazetteer")])
+    [(0, 15, 'Method', 'proposal', False)]
+    >>> resolve_overlaps([(0, 10, "Method", "model"), (5, 12, "Method", "gazetteer")])
+    [(0, 10, 'Method', 'model', False)]
     """
     ranked = sorted(set(candidates), key=lambda c: (-PRIORITY[c[3]], -(c[1] - c[0]), c[0], c[2]))
     taken: list[tuple[int, int, str, str]] = []
+    nested: list[tuple[int, int, str, str]] = []
     for cand in ranked:
-        if all(cand[1] <= other[0] or cand[0] >= other[1] for other in taken):
+        overlapping = [other for other in taken if not (cand[1] <= other[0] or cand[0] >= other[1])]
+        if not overlapping:
             taken.append(cand)
-    return sorted(taken)
+        elif cand[3] != "model" and all(o[3] == "model" and o[0] <= cand[0] and cand[1] <= o[1] for o in overlapping):
+            if not any(n[0] < cand[1] and cand[0] < n[1] for n in nested):
+                nested.append(cand)
+    return sorted([(*c, False) for c in taken] + [(*c, True) for c in nested])
 
 
 @Language.factory("paperkg_entities")

@@ -46,7 +46,7 @@ def use_model() -> bool:
 def seeds_result(seeds_dir: Path, use_model: bool):
     import paperkg
 
-    return paperkg.extract([seeds_dir], use_model=use_model, progress=False)
+    return paperkg.extract_entities([seeds_dir], use_model=use_model, progress=False)
 
 
 @pytest.fixture(scope="session")

@@ -92,5 +92,5 @@ def test_same_input_same_output(seeds_dir, seeds_result, use_model):
     import paperkg
     from paperkg.extract.output import extraction_record
 
-    again = paperkg.extract([seeds_dir], use_model=use_model, progress=False)
+    again = paperkg.extract_entities([seeds_dir], use_model=use_model, progress=False)
     assert [extraction_record(x) for x in again.extractions] == [extraction_record(x) for x in seeds_result.extractions]

@@ -2,10 +2,13 @@
 
 >>> import paperkg
 >>> kg = paperkg.build(["examples/abstracts.txt"])        # doctest: +SKIP
+
+The API function is ``extract_entities`` (not ``extract``) so that it does not shadow the
+``paperkg.extract`` stage package.
 """
 
-from paperkg.api import ExtractResult, KnowledgeGraph, build, evaluate, extract, load
+from paperkg.api import ExtractResult, KnowledgeGraph, build, evaluate, extract_entities, load
 from paperkg.errors import PaperKGError
 
 __version__ = "0.1.0"
-__all__ = ["ExtractResult", "KnowledgeGraph", "PaperKGError", "build", "evaluate", "extract", "load", "__version__"]
+__all__ = ["ExtractResult", "KnowledgeGraph", "PaperKGError", "build", "evaluate", "extract_entities", "load", "__version__"]

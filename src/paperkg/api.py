@@ -29,7 +29,7 @@ PathLike = str | Path
 
 @dataclass(frozen=True)
 class ExtractResult:
-    """What :func:`extract` returns: one record per kept paper, and the read report."""
+    """What :func:`extract_entities` returns: one record per kept paper, and the read report."""
 
     extractions: tuple[Extraction, ...]
     report: ReadReport
@@ -77,6 +77,16 @@ class KnowledgeGraph:
         """Louvain communities of paper ids, largest first."""
         return analytics.communities(self.graph, seed=seed)
 
+    def query(self, name: str, **params) -> list[dict]:
+        """Run a named query (``queries/NAME.cypher``) over this graph with NetworkX.
+
+        Same parameters and the same rows as ``paperkg query NAME`` against Neo4j; raises
+        QueryError for an unknown name (listing the queries) or a missing/extra parameter.
+        """
+        from paperkg.graph.named_queries import run_named_query
+
+        return run_named_query(self.graph, name, params)
+
     def stats(self, top: int = 10) -> dict:
         """Counts, the top entities per type and the most-linked papers."""
         return {
@@ -103,6 +113,24 @@ class KnowledgeGraph:
 
         return write_html(self.graph, path, **options)
 
+    def to_neo4j(self, uri: str | None = None, user: str | None = None, password: str | None = None,
+                 database: str | None = None, *, batch_size: int = 10_000, progress: bool = True):
+        """Load into Neo4j (idempotent, incremental); returns a ``LoadReport``.
+
+        Connection settings default to ``NEO4J_URI/USER/PASSWORD/DATABASE``; arguments override.
+        """
+        from paperkg.queries.loader import load_graph
+        from paperkg.queries.runner import Neo4jSettings
+
+        settings = Neo4jSettings.from_env(uri=uri, user=user, password=password, database=database)
+        return load_graph(self.graph, settings, batch_size=batch_size, progress=progress)
+
+    def to_neo4j_admin(self, out_dir: PathLike, *, array_delimiter: str = ";") -> dict[str, Path]:
+        """Node and relationship CSVs (and import.sh) for ``neo4j-admin database import full``."""
+        from paperkg.graph.neo4j_admin import write_neo4j_admin
+
+        return write_neo4j_admin(self.graph, out_dir, array_delimiter=array_delimiter)
+
     def export(self, out_dir: PathLike, *, html: bool = True) -> dict[str, Path]:
         """Write every export into ``out_dir``: graph.json, graph.graphml, mentions.jsonl, HTML."""
         out = Path(out_dir)
@@ -119,7 +147,7 @@ class KnowledgeGraph:
         return written
 
 
-def extract(
+def extract_entities(
     paths: Iterable[PathLike],
     *,
     output: PathLike | None = None,
@@ -149,7 +177,7 @@ def build(
     progress: bool = True,
 ) -> KnowledgeGraph:
     """Read, extract and link: the whole pipeline, returning a :class:`KnowledgeGraph`."""
-    extracted = extract(paths, n_process=n_process, use_model=use_model, max_chars=max_chars, progress=progress)
+    extracted = extract_entities(paths, n_process=n_process, use_model=use_model, max_chars=max_chars, progress=progress)
     graph = build_graph(extracted.extractions, top_k=top_k)
     return KnowledgeGraph(graph=graph, report=extracted.report, extractions=extracted.extractions)
 
@@ -166,7 +194,7 @@ def evaluate(gold_path: PathLike, *, use_model: bool = True, n_process: int = 1)
     def predict(texts: list[str]) -> list[list[tuple[int, int, str]]]:
         papers = [Paper(id=str(index), abstract=text) for index, text in enumerate(texts)]
         extractions = extract_papers(papers, n_process=n_process, use_model=use_model, progress=False)
-        return [[(m.start, m.end, m.type) for e in x.entities for m in e.mentions] for x in extractions]
+        return [[(m.start, m.end, m.type) for e in x.entities for m in e.mentions if not m.nested] for x in extractions]
 
     return evaluate_spans(gold_path, predict)
 

@@ -64,7 +64,7 @@ def cli(quiet: bool) -> None:
 @progress_opt
 def extract(inputs, output, n_process, no_model, max_chars, progress):
     """Extract typed entities from INPUTS (.txt seed lists, .jsonl, .csv, or folders) into mentions JSONL."""
-    result = paperkg.extract(
+    result = paperkg.extract_entities(
         inputs, output=output, n_process=n_process, use_model=not no_model, max_chars=max_chars, progress=progress
     )
     _print_report(result.report)

@@ -39,7 +39,11 @@ class Paper:
 
 @dataclass(frozen=True)
 class Mention:
-    """One typed span in one abstract. Offsets index ``Paper.abstract`` exactly."""
+    """One typed span in one abstract. Offsets index ``Paper.abstract`` exactly.
+
+    ``nested`` marks a known name inside a longer span (both are kept; flat gold sees only the
+    outer one). ``origin`` says which source found it: abbreviation, proposal, model, gazetteer.
+    """
 
     start: int
     end: int
@@ -49,6 +53,7 @@ class Mention:
     role: str
     sentence: str
     origin: str = "rule"
+    nested: bool = False
 
 
 @dataclass(frozen=True)
