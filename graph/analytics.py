@@ -28,7 +28,7 @@ def _example_graph() -> nx.DiGraph:
             graph.add_edge(PAPER_PREFIX + paper, ENTITY_PREFIX + key, kind="HAS", role="used", count=1)
     for key in ("sac", "mujoco"):
         graph.nodes[ENTITY_PREFIX + key]["paper_count"] = graph.in_degree(ENTITY_PREFIX + key)
-    graph.add_edge("paper:p1", "paper:p2", kind="RELATED_TO", weight=0.9, shared=["entity:sac"])
+    graph.add_edge("paper:p1", "paper:p2", kind="RELATED_TO", weight=0.9, shared=["sac"])
     return graph
 
 

@@ -56,7 +56,7 @@ def paper_links(graph: nx.DiGraph, *, top_k: int = 20, min_weight: float = 0.0) 
     ...         g.add_node("entity:" + e, kind="Entity")
     ...         g.add_edge("paper:" + p, "entity:" + e, kind="HAS")
     >>> [(l.source, l.target, l.shared) for l in paper_links(g, top_k=1)]
-    [('paper:a', 'paper:b', ('entity:x', 'entity:y')), ('paper:c', 'paper:d', ('entity:z',))]
+    [('paper:a', 'paper:b', ('x', 'y')), ('paper:c', 'paper:d', ('z',))]
     """
     if top_k < 1:
         return
@@ -92,7 +92,7 @@ def paper_links(graph: nx.DiGraph, *, top_k: int = 20, min_weight: float = 0.0) 
             source=papers[left],
             target=papers[right],
             weight=round(weight, 6),
-            shared=tuple(entities[c] for c in ranked),
+            shared=tuple(entities[c].split(":", 1)[1] for c in ranked),
         )
 
 

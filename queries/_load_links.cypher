@@ -1,7 +1,13 @@
-// Loader: paper -> paper similarity links. row = {source, target, weight, shared}; source < target.
+// Loader: paper -> paper similarity links, stored once from the smaller paper id to the larger.
+// One row per source paper, its links as parallel lists: row = {source, targets, weights, shared}.
+// The index hints keep the plan a seek even when the statistics are stale.
 UNWIND $rows AS row
 MATCH (a:Paper {id: row.source})
-MATCH (b:Paper {id: row.target})
+USING INDEX SEEK a:Paper(id)
+WITH a, row
+UNWIND range(0, size(row.targets) - 1) AS i
+MATCH (b:Paper {id: row.targets[i]})
+USING INDEX SEEK b:Paper(id)
 MERGE (a)-[r:RELATED_TO]->(b)
-SET r.weight = row.weight,
-    r.shared = row.shared
+SET r.weight = row.weights[i],
+    r.shared = row.shared[i]

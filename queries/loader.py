@@ -12,13 +12,22 @@ How it writes
 * Uniqueness constraints first (``CREATE CONSTRAINT ... IF NOT EXISTS``), so every ``MERGE`` is an
   index lookup.
 * Every write is ``UNWIND $rows AS row MERGE ... SET ...`` from a ``queries/_load_*.cypher`` file,
-  ``batch_size`` rows per managed write transaction (``session.execute_write``, retried by the
-  driver on transient errors). Labels and relationship types are never built from input text:
-  each entity type and each role has its own fixed statement, chosen from a dict keyed by the
-  closed sets :data:`paperkg.types.ENTITY_TYPES` and :data:`paperkg.types.ROLES`; every value
-  travels as a parameter.
+  ``batch_size`` nodes or relationships per managed write transaction (``session.execute_write``,
+  retried by the driver on transient errors). Relationships travel grouped by their start node
+  (one row per paper with parallel lists), which halves the index lookups and the driver's
+  packing work. Labels and relationship types are never built from input text: each entity
+  type and each role has its own fixed statement, chosen from a dict keyed by the closed sets
+  :data:`paperkg.types.ENTITY_TYPES` and :data:`paperkg.types.ROLES`; every value travels as a
+  parameter.
+* Empty lists (an entity without aliases, a paper without authors) are not stored, as
+  ``neo4j-admin database import`` cannot store them either: both ways give the same graph.
 * Every statement is idempotent, so loading the same graph again changes nothing, and a load
-  that was killed midway converges to the same final graph when it is run again.
+  that was killed midway converges to the same final graph when it is run again. The one
+  exception is safe by construction: the relationships of papers that were not in the database
+  when the load started cannot exist yet, so they are written with ``CREATE`` (about twice as
+  fast as ``MERGE``); a paper written by an interrupted run is in the database when the load is
+  run again, so its relationships are then MERGEd. (Do not run two loads of the same new papers
+  at the same time.)
 * Incremental: papers of an earlier load that are not in this file are kept. For the papers in
   the file, the file is the truth: their stale entity relationships and stale links to other
   papers of the file are deleted. Finally entities without papers are deleted and every
@@ -36,6 +45,7 @@ import networkx as nx
 
 from paperkg.errors import GraphError
 from paperkg.graph.named_queries import paper_communities, strip_entity_prefix
+from paperkg.graph.neo4j_admin import ROLE_TYPES
 from paperkg.queries.runner import Neo4jSettings, connect, neo4j_errors, statement
 from paperkg.types import ENTITY_TYPES, ROLES
 
@@ -49,15 +59,17 @@ ENTITY_STATEMENTS: dict[str, str] = {
     "Task": "entity_task",
     "Metric": "entity_metric",
 }
-#: Role -> its loader statement (the only place a relationship type is chosen).
+#: Role -> its loader statement (the only place a relationship type is chosen): MERGE, for
+#: papers already in the database.
 ROLE_STATEMENTS: dict[str, str] = {
     "proposed": "rel_proposes",
     "used": "rel_uses",
     "mentioned": "rel_mentions",
 }
-#: Role -> relationship type (as written by :data:`ROLE_STATEMENTS`; used by the exports).
-ROLE_TYPES: dict[str, str] = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
-assert set(ENTITY_STATEMENTS) == set(ENTITY_TYPES) and set(ROLE_STATEMENTS) == set(ROLES)
+#: Role -> its CREATE statement, for papers new to the database (no relationship can exist yet).
+NEW_ROLE_STATEMENTS: dict[str, str] = {role: f"{key}_new" for role, key in ROLE_STATEMENTS.items()}
+assert set(ENTITY_STATEMENTS) == set(ENTITY_TYPES)
+assert set(ROLE_STATEMENTS) == set(NEW_ROLE_STATEMENTS) == set(ROLES) == set(ROLE_TYPES)
 
 
 @dataclass(frozen=True)
@@ -135,6 +147,7 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
     links: list[dict] = []
     prune_entities: list[dict] = []
     linked: dict[str, list[str]] = {}
+    seen_links: set[tuple[str, str]] = set()
     for node, attrs in graph.nodes(data=True):
         kind = attrs.get("kind")
         if kind == "Paper":
@@ -142,21 +155,21 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
             papers.append({
                 "id": pid, "title": attrs.get("title"), "abstract": attrs.get("abstract"),
                 "venue": attrs.get("venue"), "year": attrs.get("year"), "url": attrs.get("url"),
-                "label": attrs.get("label"), "authors": list(attrs.get("authors") or []),
+                "label": attrs.get("label"), "authors": list(attrs.get("authors") or []) or None,
                 "community": communities.get(pid),
             })
-            keys = []
+            keep = []
             for _, target, data in graph.out_edges(node, data=True):
-                if data.get("kind") == "HAS":
-                    keys.append(graph.nodes[target]["key"])
-            prune_entities.append({"id": pid, "keys": keys})
+                if data.get("kind") == "HAS" and data.get("role") in ROLE_TYPES:
+                    keep.append(f"{ROLE_TYPES[data['role']]}:{graph.nodes[target]['key']}")
+            prune_entities.append({"id": pid, "keep": keep})
             linked[pid] = []
         elif kind == "Entity":
             etype = attrs.get("type")
             if etype not in ENTITY_STATEMENTS:
                 raise GraphError(f"entity {attrs.get('key')!r} has type {etype!r}, not one of {', '.join(ENTITY_TYPES)}")
             entities[etype].append({"key": attrs["key"], "name": attrs.get("name"),
-                                    "aliases": [str(a) for a in attrs.get("aliases") or []]})
+                                    "aliases": [str(a) for a in attrs.get("aliases") or []] or None})
         else:
             raise GraphError(f"node {node!r} has kind {kind!r}, expected 'Paper' or 'Entity'")
     for source, target, data in graph.edges(data=True):
@@ -172,12 +185,16 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
             })
         elif kind == "RELATED_TO":
             a, b = sorted((graph.nodes[source]["paper_id"], graph.nodes[target]["paper_id"]))
+            if (a, b) in seen_links:  # one link per pair, whichever way the graph stores it
+                continue
+            seen_links.add((a, b))
             links.append({"source": a, "target": b, "weight": float(data["weight"]),
-                          "shared": [strip_entity_prefix(s) for s in data.get("shared") or []]})
+                          "shared": [strip_entity_prefix(s) for s in data.get("shared") or []] or None})
             linked[a].append(b)
             linked[b].append(a)
         else:
             raise GraphError(f"edge {source!r} -> {target!r} has kind {kind!r}, expected 'HAS' or 'RELATED_TO'")
+    links.sort(key=lambda row: (row["source"], row["target"]))
     prune_links = [{"id": pid, "linked": others} for pid, others in linked.items()]
     return LoadRows(papers, entities, relationships, links, prune_entities, prune_links)
 
@@ -185,6 +202,42 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
 def _batches(rows: Sequence[dict], size: int) -> Iterable[list[dict]]:
     for start in range(0, len(rows), size):
         yield list(rows[start : start + size])
+
+
+#: Relationship statements take one row per start node with parallel lists (see the .cypher
+#: files): statement -> (the group field, {list field: relationship row field}).
+_HAS_COLUMNS = ("paper", {"keys": "key", "counts": "count", "evidence": "evidence", "offsets": "evidence_offset"})
+_LINK_COLUMNS = ("source", {"targets": "target", "weights": "weight", "shared": "shared"})
+GROUPED: dict[str, tuple[str, dict[str, str]]] = {
+    **{ROLE_STATEMENTS[r]: _HAS_COLUMNS for r in ROLES},
+    **{NEW_ROLE_STATEMENTS[r]: _HAS_COLUMNS for r in ROLES},
+    "links": _LINK_COLUMNS,
+    "links_new": _LINK_COLUMNS,
+}
+
+
+def group_rows(rows: Sequence[dict], group: str, columns: dict[str, str]) -> list[dict]:
+    """Consecutive rows with the same ``group`` value as one row of parallel lists.
+
+    >>> group_rows([{"p": "a", "k": 1}, {"p": "a", "k": 2}, {"p": "b", "k": 3}], "p", {"ks": "k"})
+    [{'p': 'a', 'ks': [1, 2]}, {'p': 'b', 'ks': [3]}]
+    """
+    grouped: list[dict] = []
+    for row in rows:
+        if not grouped or grouped[-1][group] != row[group]:
+            grouped.append({group: row[group], **{name: [] for name in columns}})
+        for name, source in columns.items():
+            grouped[-1][name].append(row[source])
+    return grouped
+
+
+def batch_params(key: str, rows: Sequence[dict], size: int) -> Iterable[dict]:
+    """The ``$rows`` parameter of each transaction: ``size`` relationships (or nodes) each."""
+    for batch in _batches(rows, size):
+        if key in GROUPED:
+            group, columns = GROUPED[key]
+            batch = group_rows(batch, group, columns)
+        yield {"rows": batch}
 
 
 def _write(tx, cypher: str, params: dict) -> None:
@@ -197,6 +250,17 @@ def create_schema(driver, settings: Neo4jSettings) -> None:
     with neo4j_errors(settings, "creating constraints"), driver.session(database=settings.database) as session:
         for cypher in filter(None, (part.strip() for part in text.split(";"))):
             session.run(cypher).consume()
+
+
+def existing_papers(driver, settings: Neo4jSettings, paper_ids: Sequence[str]) -> set[str]:
+    """Which of ``paper_ids`` are already in the database."""
+    with neo4j_errors(settings, "reading existing papers"), driver.session(database=settings.database) as session:
+        return set(session.execute_read(_read_ids, paper_ids))
+
+
+def _read_ids(tx, paper_ids: Sequence[str]) -> list[str]:
+    result = tx.run("UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN p.id AS id", ids=list(paper_ids))
+    return [record["id"] for record in result]
 
 
 def database_counts(driver, settings: Neo4jSettings) -> dict[str, int]:
@@ -235,20 +299,32 @@ def load_graph(
     report.prepare_seconds = time.perf_counter() - started
     paper_ids = [row["id"] for row in rows.papers]
 
-    # (phase, statement, rows, extra parameters): nodes first, then relationships.
-    node_phases = [("papers", "papers", rows.papers, {})]
-    node_phases += [(f"{t} entities", ENTITY_STATEMENTS[t], rows.entities[t], {}) for t in ENTITY_TYPES]
-    rel_phases = [("stale paper-entity relationships", "prune_entity_rels", rows.prune_entities, {})]
-    rel_phases += [(f"{r} relationships", ROLE_STATEMENTS[r], rows.relationships[r], {}) for r in ROLES]
-    rel_phases += [("stale paper links", "prune_links", rows.prune_links, {"paper_ids": paper_ids}),
-                   ("paper links", "links", rows.links, {})]
-    total = sum(-(-len(r) // batch_size) for _, _, r, _ in node_phases + rel_phases) + 2
-
     own = driver is None
     if own:
         driver = connect(s)
     try:
         create_schema(driver, s)
+        # Only papers already in the database can have stale relationships or links to prune.
+        existing = existing_papers(driver, s, paper_ids)
+        prune_entities = [row for row in rows.prune_entities if row["id"] in existing]
+        prune_links = [row for row in rows.prune_links if row["id"] in existing]
+        # (phase, statement, rows, extra parameters): nodes first, then relationships.
+        node_phases = [("papers", "papers", rows.papers, {})]
+        node_phases += [(f"{t} entities", ENTITY_STATEMENTS[t], rows.entities[t], {}) for t in ENTITY_TYPES]
+        # Relationships of papers new to the database cannot exist yet: CREATE them (about twice
+        # as fast as MERGE). The others are MERGEd, so re-loads and re-runs change nothing.
+        rel_phases = [("stale paper-entity relationships", "prune_entity_rels", prune_entities, {})]
+        for role in ROLES:
+            old_rows = [row for row in rows.relationships[role] if row["paper"] in existing]
+            new_rows = [row for row in rows.relationships[role] if row["paper"] not in existing]
+            rel_phases += [(f"{role} relationships", ROLE_STATEMENTS[role], old_rows, {}),
+                           (f"{role} relationships of new papers", NEW_ROLE_STATEMENTS[role], new_rows, {})]
+        old_links = [row for row in rows.links if row["source"] in existing and row["target"] in existing]
+        new_links = [row for row in rows.links if row["source"] not in existing or row["target"] not in existing]
+        rel_phases += [("stale paper links", "prune_links", prune_links, {"paper_ids": paper_ids}),
+                       ("paper links", "links", old_links, {}),
+                       ("paper links of new papers", "links_new", new_links, {})]
+        total = sum(-(-len(r) // batch_size) for _, _, r, _ in node_phases + rel_phases) + 2
         with tqdm(total=total, unit="batch", desc="neo4j load", disable=not progress, leave=False) as bar, \
                 driver.session(database=s.database) as session:
             for phases, attr in ((node_phases, "node_seconds"), (rel_phases, "relationship_seconds")):
@@ -256,9 +332,9 @@ def load_graph(
                 for name, key, phase_rows, extra in phases:
                     cypher = statement(key)
                     bar.set_postfix_str(name)
-                    for batch in _batches(phase_rows, batch_size):
+                    for params in batch_params(key, phase_rows, batch_size):
                         with neo4j_errors(s, f"loading {name}"):
-                            session.execute_write(_write, cypher, {"rows": batch, **extra})
+                            session.execute_write(_write, cypher, {**params, **extra})
                         report.batches += 1
                         bar.update()
                 setattr(report, attr, time.perf_counter() - phase_start)

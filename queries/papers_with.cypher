@@ -1,4 +1,4 @@
-// Papers that use (or propose, or mention) a given entity - e.g. a dataset or benchmark -,
+// Papers that use (or propose, or mention) a given entity, e.g. a dataset or benchmark,
 // optionally with one role only; by paper id.
 // param: entity entity -- the entity key, e.g. mujoco (names are normalized: "MuJoCo" -> mujoco)
 // param: role enum(proposed|used|mentioned) = null -- only papers with this role (any role when omitted)

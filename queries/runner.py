@@ -25,12 +25,16 @@ values (the CLI's ``--uri --user --password --database``).
 from __future__ import annotations
 
 import contextlib
+import csv
+import io
+import json
 import os
 import re
+import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from paperkg.errors import Neo4jError, QueryError
 
@@ -336,3 +340,78 @@ def run_query(name: str, params: Mapping[str, Any] | None = None, settings: Any 
 
 def _read_rows(tx, cypher: str, params: dict) -> list[dict]:
     return [record.data() for record in tx.run(cypher, params)]
+
+
+# --------------------------------------------------------------------------- CLI helpers
+
+
+def parse_param_pairs(pairs: Iterable[str]) -> dict[str, str]:
+    """``["k=10", "entity=MuJoCo"]`` -> ``{"k": "10", "entity": "MuJoCo"}`` (values stay strings).
+
+    >>> parse_param_pairs(["k=10", "entity=a=b"])
+    {'k': '10', 'entity': 'a=b'}
+    """
+    params: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise QueryError(f"--param expects KEY=VALUE, got {pair!r}")
+        if key.strip() in params:
+            raise QueryError(f"parameter {key.strip()!r} given twice")
+        params[key.strip()] = value
+    return params
+
+
+def describe_library() -> str:
+    """Every named query with its description and parameters (``paperkg query --list``)."""
+    blocks = []
+    for spec in library().values():
+        lines = [spec.name, *textwrap.wrap(spec.description, 96, initial_indent="    ", subsequent_indent="    ")]
+        lines += [f"    param {p.describe()}" for p in spec.params] or ["    (no parameters)"]
+        if spec.columns:
+            lines.append(f"    returns {', '.join(spec.columns)}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return "; ".join(_cell(v) for v in value)
+    return str(value)
+
+
+def format_rows(rows: list[dict], columns: Sequence[str] = (), fmt: str = "table", *, max_width: int = 60) -> str:
+    """Rows as an aligned text table, JSON, or CSV (lists joined with ``; `` in table and CSV)."""
+    cols = list(columns) or (list(rows[0]) if rows else [])
+    for row in rows:
+        cols += [c for c in row if c not in cols]
+    if fmt == "json":
+        return json.dumps(rows, indent=2, ensure_ascii=False)
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(cols)
+        writer.writerows([_cell(row.get(c)) for c in cols] for row in rows)
+        return buffer.getvalue().rstrip("\n")
+    if fmt != "table":
+        raise QueryError(f"unknown output format {fmt!r}; choose table, json or csv")
+    if not rows:
+        return "(no rows)"
+
+    def clip(text: str) -> str:
+        text = " ".join(text.split())
+        return text if len(text) <= max_width else text[: max_width - 1] + "\u2026"
+
+    cells = [[clip(_cell(row.get(c))) for c in cols] for row in rows]
+    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(cols)]
+    numeric = [all(isinstance(row.get(c), (int, float)) or row.get(c) is None for row in rows) for c in cols]
+
+    def line(values: Sequence[str]) -> str:
+        return "  ".join(v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric)).rstrip()
+
+    out = [line(cols), line(["-" * w for w in widths])]
+    out += [line(r) for r in cells]
+    out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(out)

@@ -5,6 +5,6 @@
 // param: k int = 10 -- rows to return
 // returns: paper_id, label, weight, shared
 MATCH (a:Paper {id: $paper})-[r:RELATED_TO]-(b:Paper)
-RETURN b.id AS paper_id, b.label AS label, r.weight AS weight, r.shared AS shared
+RETURN b.id AS paper_id, b.label AS label, r.weight AS weight, coalesce(r.shared, []) AS shared
 ORDER BY weight DESC, paper_id
 LIMIT $k

@@ -18,6 +18,8 @@ MODULES = [
     "paperkg.graph.linking",
     "paperkg.graph.analytics",
     "paperkg.graph.export",
+    "paperkg.queries.runner",
+    "paperkg.queries.loader",
 ]
 
 

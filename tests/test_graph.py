@@ -27,7 +27,7 @@ def test_rare_shared_entities_weigh_more():
     links = {(l.source, l.target): l for l in paper_links(toy_graph(papers), top_k=5)}
     assert ("paper:a", "paper:c") not in links
     assert links[("paper:a", "paper:b")].weight > links[("paper:a", "paper:e")].weight
-    assert "entity:common" not in links[("paper:a", "paper:b")].shared  # IDF 0: links nothing
+    assert links[("paper:a", "paper:b")].shared == ("rare",)  # "common" has IDF 0: it links nothing
 
 
 def test_links_are_capped_per_paper():

@@ -94,7 +94,8 @@ class Entity:
 
 @dataclass(frozen=True)
 class Link:
-    """A paper-paper link through shared entities (undirected; ``source < target``)."""
+    """A paper-paper link through shared entities (undirected; ``source < target`` node ids;
+    ``shared`` holds entity keys, the rarest first)."""
 
     source: str
     target: str

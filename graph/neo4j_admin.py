@@ -1,0 +1,163 @@
+"""Bulk export for ``neo4j-admin database import full``: node and relationship CSVs.
+
+``paperkg export GRAPH_JSON --format neo4j-admin DIR`` writes into ``DIR``:
+
+``papers.csv``       ``id:ID(Paper),:LABEL,title,abstract,venue,year:long,url,label,authors:string[],community``
+``entities.csv``     ``key:ID(Entity),:LABEL,type,name,aliases:string[],paper_count:long``
+``paper_entity.csv`` ``:START_ID(Paper),:END_ID(Entity),:TYPE,count:long,evidence,evidence_offset:long``
+``related_to.csv``   ``:START_ID(Paper),:END_ID(Paper),:TYPE,weight:double,shared:string[]``
+``constraints.cypher`` the loader's constraints and index, to run once after the import
+``import.sh``        the exact ``neo4j-admin`` command for these files
+
+The imported database is the one ``paperkg load`` builds from the same graph: same labels,
+relationship types, properties and values (see ``queries/README.md``; tested by importing with
+the real import tool). As neither stores empty lists, an entity without aliases or a paper
+without authors has no ``aliases``/``authors`` property.
+
+Every string is quoted (``"`` doubled inside), a missing value is an empty unquoted field (no
+property), and arrays are joined with the array delimiter (``;``); an array element that
+contains the delimiter is an error naming it (choose another with ``array_delimiter``).
+Abstracts may span lines, hence ``--multiline-fields=true`` in the command.
+"""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import networkx as nx
+
+from paperkg.errors import GraphError
+from paperkg.graph.named_queries import paper_communities, strip_entity_prefix
+from paperkg.types import ENTITY_TYPES
+
+#: The role of a paper -> entity edge -> its relationship type (as the loader writes it).
+ROLE_TYPES = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
+
+PAPER_HEADER = ("id:ID(Paper)", ":LABEL", "title", "abstract", "venue", "year:long", "url", "label",
+                "authors:string[]", "community")
+ENTITY_HEADER = ("key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "paper_count:long")
+PAPER_ENTITY_HEADER = (":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long")
+RELATED_TO_HEADER = (":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]")
+
+FILES = {
+    "papers": "papers.csv",
+    "entities": "entities.csv",
+    "paper_entity": "paper_entity.csv",
+    "related_to": "related_to.csv",
+}
+
+
+class _Array(list):
+    """Marks a list value to be written as one delimited array field."""
+
+
+def _field(value: Any, delimiter: str, where: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, _Array):
+        if not value:
+            return ""
+        items = [str(v) for v in value]
+        for item in items:
+            if delimiter in item:
+                raise GraphError(f"{where}: array element {item!r} contains the array delimiter {delimiter!r}; "
+                                 f"export with another one (--array-delimiter)")
+        value = delimiter.join(items)
+    text = str(value)
+    return '"' + text.replace('"', '""') + '"'
+
+
+def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[Any]], delimiter: str) -> int:
+    count = 0
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        handle.write(",".join(header) + "\n")
+        for row in rows:
+            where = f"{path.name} row {count + 1}"
+            handle.write(",".join(_field(v, delimiter, where) for v in row) + "\n")
+            count += 1
+    return count
+
+
+def import_command(out_dir: Path, *, database: str = "neo4j", array_delimiter: str = ";") -> str:
+    """The ``neo4j-admin database import full`` command for the files in ``out_dir``."""
+    files = {key: shlex.quote(str(out_dir / name)) for key, name in FILES.items()}
+    return (
+        f"neo4j-admin database import full {shlex.quote(database)} \\\n"
+        f"  --nodes={files['papers']} --nodes={files['entities']} \\\n"
+        f"  --relationships={files['paper_entity']} --relationships={files['related_to']} \\\n"
+        f"  --array-delimiter={shlex.quote(array_delimiter)} --multiline-fields=true --overwrite-destination=true"
+    )
+
+
+def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter: str = ";",
+                      database: str = "neo4j") -> dict[str, Path]:
+    """Write the CSVs, ``constraints.cypher`` and ``import.sh`` into ``out_dir``; returns their paths.
+
+    Raises :class:`GraphError` for an entity type or role outside the closed sets, or an array
+    element that contains ``array_delimiter``.
+    """
+    if len(array_delimiter) != 1 or array_delimiter in ',"\n\r':
+        raise GraphError(f"the array delimiter must be one character other than , \" and newline, got {array_delimiter!r}")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    communities = paper_communities(graph)
+
+    def papers():
+        for _, a in graph.nodes(data=True):
+            if a["kind"] == "Paper":
+                yield (a["paper_id"], "Paper", a.get("title"), a.get("abstract"), a.get("venue"), a.get("year"),
+                       a.get("url"), a.get("label"), _Array(a.get("authors") or []), communities.get(a["paper_id"]))
+
+    def entities():
+        for _, a in graph.nodes(data=True):
+            if a["kind"] == "Entity":
+                if a["type"] not in ENTITY_TYPES:
+                    raise GraphError(f"entity {a['key']!r} has type {a['type']!r}, not one of {', '.join(ENTITY_TYPES)}")
+                yield (a["key"], f"Entity;{a['type']}", a["type"], a.get("name"), _Array(a.get("aliases") or []),
+                       a.get("paper_count"))
+
+    def paper_entity():
+        for u, v, d in graph.edges(data=True):
+            if d["kind"] == "HAS":
+                if d["role"] not in ROLE_TYPES:
+                    raise GraphError(f"edge {u!r} -> {v!r} has role {d['role']!r}, not one of {', '.join(ROLE_TYPES)}")
+                yield (graph.nodes[u]["paper_id"], graph.nodes[v]["key"], ROLE_TYPES[d["role"]], d.get("count"),
+                       d.get("evidence"), d.get("evidence_offset"))
+
+    def related_to():
+        for u, v, d in graph.edges(data=True):
+            if d["kind"] == "RELATED_TO":
+                a, b = sorted((graph.nodes[u]["paper_id"], graph.nodes[v]["paper_id"]))
+                yield (a, b, "RELATED_TO", float(d["weight"]), _Array(strip_entity_prefix(s) for s in d.get("shared") or []))
+
+    written = {}
+    for key, header, rows in (("papers", PAPER_HEADER, papers()), ("entities", ENTITY_HEADER, entities()),
+                              ("paper_entity", PAPER_ENTITY_HEADER, paper_entity()),
+                              ("related_to", RELATED_TO_HEADER, related_to())):
+        written[key] = out / FILES[key]
+        _write_csv(written[key], header, rows, array_delimiter)
+
+    from paperkg.queries.runner import statement
+
+    written["constraints"] = out / "constraints.cypher"
+    written["constraints"].write_text(statement("constraints"), encoding="utf-8")
+    written["import"] = out / "import.sh"
+    written["import"].write_text(
+        "#!/bin/sh\n"
+        "# Bulk import of this paperkg graph into an EMPTY, STOPPED Neo4j 5 (it replaces the database),\n"
+        "# then the constraints once the server runs again. Run from any directory.\n"
+        "set -e\n"
+        'cd "$(dirname "$0")"\n'
+        + import_command(Path("."), database=database, array_delimiter=array_delimiter) + "\n"
+        "# after starting Neo4j:\n"
+        "# cypher-shell -u neo4j -p \"$NEO4J_PASSWORD\" -f constraints.cypher\n",
+        encoding="utf-8",
+    )
+    written["import"].chmod(0o755)
+    return written

@@ -1,0 +1,154 @@
+"""The neo4j-admin bulk export: header syntax, row counts and values against the graph."""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+
+import networkx as nx
+import pytest
+from click.testing import CliRunner
+
+from paperkg.cli import cli
+from paperkg.errors import GraphError
+from paperkg.graph.neo4j_admin import write_neo4j_admin
+
+ROLE_TYPES = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
+
+HEADERS = {
+    "papers": ["id:ID(Paper)", ":LABEL", "title", "abstract", "venue", "year:long", "url", "label", "authors:string[]",
+               "community"],
+    "entities": ["key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "paper_count:long"],
+    "paper_entity": [":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long"],
+    "related_to": [":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]"],
+}
+
+
+def read_rows(path):
+    """Header and rows as neo4j-admin reads them: '"'-quoted fields, '""' inside, ',' between."""
+    with open(path, encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    return rows[0], rows[1:]
+
+
+def test_headers_counts_and_values(seeds_kg, tmp_path):
+    graph = seeds_kg.graph
+    written = write_neo4j_admin(graph, tmp_path / "admin")
+    assert {"papers", "entities", "paper_entity", "related_to", "constraints", "import"} <= set(written)
+    tables = {}
+    for key, header in HEADERS.items():
+        got_header, rows = read_rows(written[key])
+        assert got_header == header, key
+        assert all(len(row) == len(header) for row in rows), key
+        tables[key] = [dict(zip(header, row)) for row in rows]
+
+    papers = {a["paper_id"]: a for _, a in graph.nodes(data=True) if a["kind"] == "Paper"}
+    entities = {a["key"]: a for _, a in graph.nodes(data=True) if a["kind"] == "Entity"}
+    has = [(u, v, d) for u, v, d in graph.edges(data=True) if d["kind"] == "HAS"]
+    links = [(u, v, d) for u, v, d in graph.edges(data=True) if d["kind"] == "RELATED_TO"]
+    assert len(tables["papers"]) == len(papers) and len(tables["entities"]) == len(entities)
+    assert len(tables["paper_entity"]) == len(has) and len(tables["related_to"]) == len(links)
+
+    for row in tables["papers"]:
+        source = papers[row["id:ID(Paper)"]]
+        assert row[":LABEL"] == "Paper" and row["abstract"] == source["abstract"] and row["label"] == source["label"]
+        assert row["year:long"] == ("" if source["year"] is None else str(source["year"]))
+        assert (row["authors:string[]"].split(";") if row["authors:string[]"] else []) == source["authors"]
+        assert row["community"] in papers
+    for row in tables["entities"]:
+        source = entities[row["key:ID(Entity)"]]
+        assert row[":LABEL"] == f"Entity;{source['type']}" and row["type"] == source["type"]
+        assert (row["aliases:string[]"].split(";") if row["aliases:string[]"] else []) == source["aliases"]
+        assert int(row["paper_count:long"]) == source["paper_count"]
+    assert Counter(r[":TYPE"] for r in tables["paper_entity"]) == Counter(ROLE_TYPES[d["role"]] for *_, d in has)
+    assert {r[":START_ID(Paper)"] for r in tables["paper_entity"]} <= set(papers)
+    assert {r[":END_ID(Entity)"] for r in tables["paper_entity"]} <= set(entities)
+    for row in tables["related_to"]:
+        assert row[":TYPE"] == "RELATED_TO" and row[":START_ID(Paper)"] < row[":END_ID(Paper)"]
+        assert set(row["shared:string[]"].split(";")) <= set(entities)
+        float(row["weight:double"])
+
+    script = written["import"].read_text()
+    assert "neo4j-admin database import full" in script
+    for name in ("papers.csv", "entities.csv", "paper_entity.csv", "related_to.csv"):
+        assert name in script
+    assert "--array-delimiter=';'" in script and "--multiline-fields=true" in script
+    assert "CREATE CONSTRAINT paperkg_paper_id" in written["constraints"].read_text()
+
+
+def test_quoting_nulls_and_the_array_delimiter(tmp_path):
+    graph = nx.DiGraph()
+    graph.add_node("paper:p", kind="Paper", paper_id="p", label='say "hi", then\nleave', title=None, abstract="A, b",
+                   venue=None, year=None, url=None, authors=[])
+    graph.add_node("entity:x", kind="Entity", type="Method", key="x", name="X", aliases=["a;b"], paper_count=1)
+    graph.add_edge("paper:p", "entity:x", kind="HAS", role="used", count=1, evidence="e", evidence_offset=0, mentions=[])
+    with pytest.raises(GraphError, match="array delimiter"):
+        write_neo4j_admin(graph, tmp_path / "a")
+    written = write_neo4j_admin(graph, tmp_path / "b", array_delimiter="|")
+    text = written["papers"].read_text(encoding="utf-8").splitlines()
+    # a missing value is an empty unquoted field (no property); strings are always quoted
+    assert text[1] == '"p","Paper",,"A, b",,,,"say ""hi"", then'
+    _, rows = read_rows(written["papers"])
+    assert rows[0][7] == 'say "hi", then\nleave'
+    _, rows = read_rows(written["entities"])
+    assert rows[0][4] == "a;b"
+    assert "--array-delimiter='|'" in written["import"].read_text()
+
+
+def test_cli_export(seeds_kg, tmp_path):
+    path = seeds_kg.save(tmp_path / "graph.json")
+    result = CliRunner().invoke(cli, ["export", str(path), "--format", "neo4j-admin", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "out" / "papers.csv").exists() and (tmp_path / "out" / "import.sh").exists()
+    missing = CliRunner().invoke(cli, ["export", str(path), str(tmp_path / "out2")])
+    assert missing.exit_code != 0 and "--format" in missing.output
+
+
+def test_real_import_gives_the_loaders_graph(seeds_kg, clean_neo4j, neo4j_settings, tmp_path):
+    """Import the CSVs with Neo4j's own import tool (from the local launcher's build), start a
+    server on the imported store, and compare it with what ``paperkg load`` writes."""
+    import os
+    import subprocess
+
+    from neo4j_fixtures import TEST_PASSWORD, in_ci
+    from test_neo4j_loader import snapshot
+
+    from paperkg.queries.loader import load_graph
+    from paperkg.queries.runner import Neo4jSettings, connect
+    from paperkg.queries.server import ToolMissingError, build_launcher, free_port, start_local, stop_local
+
+    try:
+        jar = build_launcher()
+    except ToolMissingError as exc:
+        if in_ci():
+            pytest.fail(f"the import tool is required in CI: {exc}", pytrace=False)
+        pytest.skip(f"no Java/Maven for the import tool: {exc}")
+    lib = jar.parent / "lib"
+    assert list(lib.glob("neo4j-import-tool-*.jar")), f"no neo4j-import-tool jar in {lib}"
+
+    written = write_neo4j_admin(seeds_kg.graph, tmp_path / "csv")
+    home = tmp_path / "home"
+    (home / "conf").mkdir(parents=True)
+    files = {k: str(written[k]) for k in ("papers", "entities", "paper_entity", "related_to")}
+    cmd = ["java", "-Xmx512m", "-cp", f"{lib}/*", "org.neo4j.cli.AdminTool", "database", "import", "full", "neo4j",
+           f"--nodes={files['papers']}", f"--nodes={files['entities']}", f"--relationships={files['paper_entity']}",
+           f"--relationships={files['related_to']}", "--array-delimiter=;", "--multiline-fields=true",
+           "--overwrite-destination=true", f"--report-file={tmp_path / 'import.report'}"]
+    env = {**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(home / "conf")}
+    result = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0 and "IMPORT DONE" in result.stdout, result.stdout[-2000:] + result.stderr[-2000:]
+
+    settings = Neo4jSettings.coerce(neo4j_settings)
+    load_graph(seeds_kg.graph, settings, progress=False)
+    loaded = snapshot(clean_neo4j, settings.database)
+
+    server = start_local(port=free_port(), data_dir=home, password=TEST_PASSWORD, timeout=180)
+    try:
+        driver = connect(Neo4jSettings(uri=server.uri, user=server.user, password=TEST_PASSWORD))
+        try:
+            imported = snapshot(driver)
+        finally:
+            driver.close()
+    finally:
+        stop_local(data_dir=home)
+    assert imported == loaded
