@@ -65,6 +65,13 @@ _DEFAULT_OPTIONS: dict[str, Any] = {
     "train_other": True,
     "csner_unannotated": "missing",
     "teacher_steps": 1500,
+    "pretrain_epochs": 0,
+    "pretrain_files": ["iclr2024.jsonl", "icml2024.jsonl", "neurips2023.jsonl"],
+    "pretrain_include_train": True,
+    "pretrain_batch_docs": 16,
+    "pretrain_hidden": 300,
+    "pretrain_dropout": 0.2,
+    "pretrain_learn_rate": 0.001,
 }
 _UNANNOTATED_MODES = ("outside", "missing", "pseudo", "drop")
 
@@ -128,6 +135,22 @@ class TrainReport:
     @property
     def dev_f1(self) -> dict[str, float]:
         return {d.file: d.f1 for d in self.dev}
+
+    def __str__(self) -> str:
+        lines = [
+            f"Trained NER written to {self.output_dir} ({self.size_bytes / 1e6:.1f} MB, "
+            f"{self.seconds / 60:.1f} min, seed {self.seed}, best step {self.best_step} of "
+            f"{self.steps}, {self.train_docs} train docs)",
+            f"{'dev file':<22} {'label':<8} {'P':>6} {'R':>6} {'F1':>6}",
+        ]
+        for dev in self.dev:
+            for label, p, r, f in dev.per_type:
+                lines.append(f"{dev.file:<22} {label:<8} {p:>6.3f} {r:>6.3f} {f:>6.3f}")
+            lines.append(
+                f"{dev.file:<22} {'micro':<8} {dev.precision:>6.3f} {dev.recall:>6.3f} "
+                f"{dev.f1:>6.3f}  (overlap F1 {dev.overlap_f1:.3f})"
+            )
+        return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -255,13 +278,21 @@ class _Trainer:
         self.eval_frequency = int(training["eval_frequency"])
         self.patience = int(training["patience"])
 
-    def fit(self, examples: list[Example], max_steps: int, evaluate=None) -> tuple[int, int, float]:
+    def fit(
+        self,
+        examples: list[Example],
+        max_steps: int,
+        evaluate=None,
+        init_tok2vec: bytes | None = None,
+    ) -> tuple[int, int, float]:
         """Train for at most ``max_steps`` updates; with ``evaluate`` (callback returning a
         score), keep the best-scoring averaged weights and stop after ``patience`` steps
         without improvement. Returns ``(steps, best_step, best_score)``."""
         nlp, optimizer = self.nlp, self.optimizer
         fix_random_seed(self.seed)
         nlp.initialize(lambda: examples, sgd=optimizer)
+        if init_tok2vec is not None:
+            _inner_tok2vec(nlp).from_bytes(init_tok2vec)
         rng = random.Random(self.seed)
         order = list(examples)
         ner = nlp.get_pipe("ner")
@@ -296,13 +327,81 @@ class _Trainer:
         return step, best[1] or step, best[0]
 
 
+def _inner_tok2vec(nlp: Language):
+    """The NER's own Tok2Vec (embed >> encode) inside the parser model's tok2vec chain."""
+    return nlp.get_pipe("ner").model.get_ref("tok2vec").layers[0]
+
+
+def _read_raw_texts(paths: Sequence[Path]) -> list[str]:
+    texts = []
+    for path in paths:
+        if not path.is_file():
+            raise InputError(f"{path}: pretraining corpus file not found")
+        with path.open(encoding="utf-8") as handle:
+            for line_no, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise InputError(f"{path}:{line_no}: invalid JSON: {exc.msg}") from exc
+                text = record.get("abstract") or record.get("text") if isinstance(record, dict) else None
+                if not isinstance(text, str):
+                    raise InputError(f"{path}:{line_no}: no 'abstract' or 'text' string")
+                texts.append(text)
+    return texts
+
+
+def pretrain_tok2vec(
+    config: Config, texts: Sequence[str], options: dict[str, Any], seed: int, log
+) -> bytes:
+    """spaCy-style character-cloze pretraining (``spacy pretrain`` with the characters
+    objective) of the NER's inner tok2vec on raw texts; returns the averaged weights."""
+    from spacy.training.pretrain import make_update
+    from thinc.api import set_dropout_rate
+
+    fix_random_seed(seed)
+    nlp = load_model_from_config(config, auto_fill=True, validate=True)
+    nlp.get_pipe("ner").add_label("METHOD")
+    nlp.initialize()
+    tok2vec = _inner_tok2vec(nlp)
+    resolved = registry.resolve(
+        {
+            "objective": {
+                "@architectures": "spacy.PretrainCharacters.v1",
+                "maxout_pieces": 3,
+                "hidden_size": int(options["pretrain_hidden"]),
+                "n_characters": 4,
+            },
+            "optimizer": {
+                "@optimizers": "Adam.v1",
+                "learn_rate": float(options["pretrain_learn_rate"]),
+                "use_averages": True,
+            },
+        }
+    )
+    model = resolved["objective"](nlp.vocab, tok2vec)
+    model.initialize(X=[nlp.make_doc("Give it a doc to infer shapes")])
+    set_dropout_rate(model, float(options["pretrain_dropout"]))
+    optimizer = resolved["optimizer"]
+    docs = list(nlp.tokenizer.pipe(texts))
+    rng = random.Random(seed)
+    size = int(options["pretrain_batch_docs"])
+    for epoch in range(int(options["pretrain_epochs"])):
+        rng.shuffle(docs)
+        loss = 0.0
+        for i in range(0, len(docs), size):
+            loss += make_update(model, docs[i : i + size], optimizer, model.attrs["loss"])
+        log(f"pretrain epoch {epoch + 1}: loss {loss:.0f} on {len(docs)} texts")
+    with model.use_params(optimizer.averages):
+        return tok2vec.to_bytes()
+
+
 def _dir_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def _install(nlp: Language, output_dir: Path) -> None:
-    """Write ``nlp`` to ``output_dir``, replacing a previous pipeline there (never other data)."""
-    output_dir = Path(output_dir)
+def _check_output_dir(output_dir: Path) -> None:
     if output_dir.exists():
         if not output_dir.is_dir():
             raise InputError(f"{output_dir}: output path exists and is not a directory")
@@ -312,6 +411,11 @@ def _install(nlp: Language, output_dir: Path) -> None:
                 f"{output_dir}: directory is not empty and does not hold a spaCy pipeline; "
                 "refusing to overwrite it"
             )
+
+
+def _install(nlp: Language, output_dir: Path) -> None:
+    """Write ``nlp`` to ``output_dir``, replacing a previous pipeline there (never other data)."""
+    _check_output_dir(output_dir)
     output_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".ner-", dir=output_dir.parent))
     try:
@@ -333,6 +437,7 @@ def train_model(
     config_path: Path | None = None,
     overrides: dict[str, Any] | None = None,
     limit: int | None = None,
+    corpus_dir: Path | None = None,
     progress: bool = True,
 ) -> TrainReport:
     """Train the NER on the train splits under ``gold_dir`` and write it to ``output_dir``.
@@ -340,7 +445,8 @@ def train_model(
     ``max_steps`` overrides ``[training] max_steps`` of the config; ``overrides`` maps dotted
     config keys to values (``"components.ner.model.tok2vec.encode.width": 64``; keys
     ``"paperkg.*"`` set the gold-handling options); ``limit`` keeps only the first N documents
-    of every train/dev file (smoke tests). With ``progress`` the dev scores are logged to stderr.
+    of every train/dev file (smoke tests). ``corpus_dir`` holds the unlabelled abstracts for
+    tok2vec pretraining (default: ``gold_dir/../corpus``). With ``progress`` the dev scores are logged to stderr.
 
     Raises :class:`InputError` when a gold file or the config is missing, and
     :class:`EvaluationError` (naming file and line) when a gold line is malformed.
@@ -350,6 +456,8 @@ def train_model(
     config_path = Path(config_path) if config_path else DEFAULT_CONFIG
     if not gold_dir.is_dir():
         raise InputError(f"{gold_dir}: gold directory not found")
+    output_dir = Path(output_dir)
+    _check_output_dir(output_dir)
     config, options = _load_config(config_path, overrides)
     if max_steps is not None:
         config["training"]["max_steps"] = int(max_steps)
@@ -376,6 +484,17 @@ def train_model(
     if not full:
         raise InputError("no train file annotates every label; cannot train a complete NER")
 
+    init_tok2vec = None
+    if int(options["pretrain_epochs"]) > 0:
+        corpus = Path(corpus_dir) if corpus_dir else gold_dir.parent / "corpus"
+        texts = _read_raw_texts([corpus / name for name in options["pretrain_files"]])
+        if options["pretrain_include_train"]:
+            texts += [d.text for _, docs in train_sets for d in docs]
+        if limit:
+            texts = texts[:limit]
+        log(f"pretraining the tok2vec on {len(texts)} texts")
+        init_tok2vec = pretrain_tok2vec(config, texts, options, seed, log)
+
     blank = spacy.blank(config["nlp"]["lang"])
     examples = [make_example(blank, doc, all_labels) for _, docs in full for doc in docs]
     log(f"{len(examples)} fully annotated train docs ({', '.join(n for n, _ in full)})")
@@ -388,7 +507,7 @@ def train_model(
             teacher_steps = min(int(options["teacher_steps"]), steps_budget)
             log(f"teacher: {teacher_steps} steps on the fully annotated files")
             teacher = _Trainer(config, seed, log)
-            teacher.fit(list(examples), teacher_steps)
+            teacher.fit(list(examples), teacher_steps, init_tok2vec=init_tok2vec)
             for name, docs in partial:
                 known = file_labels(docs)
                 guesses = predict_spans(
@@ -416,7 +535,7 @@ def train_model(
 
     trainer = _Trainer(config, seed, log)
     log(f"training on {len(examples)} docs, labels {sorted(all_labels)}, max {steps_budget} steps")
-    steps, best_step, _ = trainer.fit(examples, steps_budget, evaluate)
+    steps, best_step, _ = trainer.fit(examples, steps_budget, evaluate, init_tok2vec)
     nlp = trainer.nlp
 
     dev_scores = []
@@ -443,16 +562,16 @@ def train_model(
             },
         }
     )
-    _install(nlp, Path(output_dir))
+    _install(nlp, output_dir)
     report = TrainReport(
-        output_dir=Path(output_dir),
+        output_dir=output_dir,
         seed=seed,
         steps=steps,
         best_step=best_step,
         train_docs=len(examples),
         dev=tuple(dev_scores),
         seconds=seconds,
-        size_bytes=_dir_size(Path(output_dir)),
+        size_bytes=_dir_size(output_dir),
         labels=tuple(sorted(all_labels)),
     )
     log(
