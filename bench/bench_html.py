@@ -27,18 +27,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from paperkg.graph.html import CHROMIUM, CHROMIUM_ARGS
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-sync",
-]
 TARGET_MS = 5000
 
 
@@ -76,7 +67,7 @@ class Browser:
         if not Path(CHROMIUM).exists():
             raise SystemExit(f"{CHROMIUM} not found (apt-get install chromium)")
         self._pw = sync_playwright().start()
-        self.browser = self._pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        self.browser = self._pw.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
 
     def load(self, path: Path, *, viewport=(1400, 900), keep=False):
         context = self.browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})

@@ -84,6 +84,20 @@ DEFAULT_CAPS: dict[str, dict[str, int]] = {
     "focus": {"max_focus_nodes": 300, "max_edges": 3_000},
 }
 DEFAULT_HOPS = 2
+
+#: Headless Chromium (Debian's package) as the browser tests and bench/bench_html.py run it: no
+#: background networking, so a page can be checked for making no request of its own.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-sync",
+)
 MAX_HOPS = 3
 
 #: Okabe-Ito colours for the entity types (colour-blind safe), neutral grey for papers; each

@@ -23,17 +23,8 @@ from paperkg.graph import html as kghtml
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("PAPERKG_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-sync",
-]
+CHROMIUM = os.environ.get("PAPERKG_CHROMIUM", kghtml.CHROMIUM)
+CHROMIUM_ARGS = list(kghtml.CHROMIUM_ARGS)
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 TTI_BUDGET_S = 5.0
 
