@@ -141,10 +141,10 @@ def resolve_overlaps(candidates: list[tuple[int, int, str, str]]) -> list[tuple[
     [(0, 15, 'Method', 'model', False), (7, 15, 'Method', 'gazetteer', True), (20, 23, 'Task', 'model', False)]
     >>> resolve_overlaps([(0, 15, "Method", "proposal"), (7, 15, "Method", "gazetteer")])
     [(0, 15, 'Method', 'proposal', False)]
-    >>> resolve_overlaps([(0, 10, "Method", "model"), (5, 12, "Method", "gazetteer")])
+    >>> resolve_overlaps([(0, 10, "Method", "model"), (5, 12, "Method", "abbreviation")])
     [(0, 10, 'Method', 'model', False)]
     """
-    ranked = sorted(set(candidates), key=lambda c: (-PRIORITY[c[3]], -(c[1] - c[0]), c[0], c[2]))
+    ranked = sorted(set(_extend_model_spans(candidates)), key=lambda c: (-PRIORITY[c[3]], -(c[1] - c[0]), c[0], c[2]))
     taken: list[tuple[int, int, str, str]] = []
     nested: list[tuple[int, int, str, str]] = []
     for cand in ranked:
@@ -155,6 +155,26 @@ def resolve_overlaps(candidates: list[tuple[int, int, str, str]]) -> list[tuple[
             if not any(n[0] < cand[1] and cand[0] < n[1] for n in nested):
                 nested.append(cand)
     return sorted([(*c, False) for c in taken] + [(*c, True) for c in nested])
+
+
+def _extend_model_spans(candidates: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
+    """A known name that crosses a model span's edge means the model cut a name in two:
+    widen the model span to cover it ("score-based diffusion" + "diffusion model").
+
+    >>> _extend_model_spans([(0, 21, "Method", "model"), (12, 27, "Method", "gazetteer")])
+    [(0, 27, 'Method', 'model'), (12, 27, 'Method', 'gazetteer')]
+    """
+    known = [c for c in candidates if c[3] == "gazetteer"]
+    extended = []
+    for start, end, kind, origin in candidates:
+        if origin == "model":
+            for k_start, k_end, _, _ in known:
+                crosses_end = start < k_start < end < k_end
+                crosses_start = k_start < start < k_end < end
+                if crosses_end or crosses_start:
+                    start, end = min(start, k_start), max(end, k_end)
+        extended.append((start, end, kind, origin))
+    return extended
 
 
 @Language.factory("paperkg_entities")

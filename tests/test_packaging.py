@@ -20,6 +20,8 @@ def test_wheel_has_only_the_paperkg_package(tmp_path):
         "paperkg/extract/data/pwc.tsv",
         "paperkg/graph/linking.py",
         "paperkg/queries/neo4j_local/pom.xml",
+        "paperkg/extract/model/ner/meta.json",
+        "paperkg/extract/model/ner/ner/model",
     ]:
         assert needed in names, f"{needed} missing from the wheel"
     assert any(n.startswith("paperkg/queries/") and n.endswith(".cypher") for n in names)
