@@ -65,6 +65,7 @@ _DEFAULT_OPTIONS: dict[str, Any] = {
     "train_other": True,
     "csner_unannotated": "missing",
     "teacher_steps": 1500,
+    "full_repeat": 1,
     "pretrain_epochs": 0,
     "pretrain_files": ["iclr2024.jsonl", "icml2024.jsonl", "neurips2023.jsonl"],
     "pretrain_include_train": True,
@@ -73,7 +74,7 @@ _DEFAULT_OPTIONS: dict[str, Any] = {
     "pretrain_dropout": 0.2,
     "pretrain_learn_rate": 0.001,
 }
-_UNANNOTATED_MODES = ("outside", "missing", "pseudo", "drop")
+_UNANNOTATED_MODES = ("outside", "missing", "pseudo", "positive", "drop")
 
 
 def default_gold_dir() -> Path:
@@ -199,10 +200,11 @@ def make_example(
     *,
     missing: Iterable[tuple[int, int, str]] = (),
     extra: Iterable[tuple[int, int, str]] = (),
+    default: str = "outside",
 ) -> Example:
     """One training example: gold spans of ``labels`` (overlaps resolved to the longest),
     ``extra`` spans added where they overlap no gold span, ``missing`` spans marked missing
-    where they overlap no gold span, every other token "outside"."""
+    where they overlap no gold span, every other token ``default`` ("outside" or "missing")."""
     wanted = set(labels)
     reference = nlp.make_doc(gold.text)
     ents = filter_spans(
@@ -224,7 +226,7 @@ def make_example(
     extra_spans = free(_char_spans(reference, extra))
     taken.update(i for span in extra_spans for i in range(span.start, span.end))
     missing_spans = free(_char_spans(reference, missing))
-    reference.set_ents(ents + extra_spans, missing=missing_spans, default="outside")
+    reference.set_ents(ents + extra_spans, missing=missing_spans, default=default)
     return Example(nlp.make_doc(gold.text), reference)
 
 
@@ -497,12 +499,16 @@ def train_model(
 
     blank = spacy.blank(config["nlp"]["lang"])
     examples = [make_example(blank, doc, all_labels) for _, docs in full for doc in docs]
+    examples *= max(1, int(options["full_repeat"]))
     log(f"{len(examples)} fully annotated train docs ({', '.join(n for n, _ in full)})")
 
     if partial and mode != "drop":
-        if mode == "outside":
+        if mode in ("outside", "positive"):
+            default = "outside" if mode == "outside" else "missing"
             for _, docs in partial:
-                examples += [make_example(blank, doc, file_labels(docs)) for doc in docs]
+                examples += [
+                    make_example(blank, doc, file_labels(docs), default=default) for doc in docs
+                ]
         else:
             teacher_steps = min(int(options["teacher_steps"]), steps_budget)
             log(f"teacher: {teacher_steps} steps on the fully annotated files")

@@ -1,0 +1,111 @@
+"""Smoke test of paperkg.extract.train: a few training steps on tiny hand-written gold files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from paperkg.errors import EvaluationError, InputError
+
+spacy = pytest.importorskip("spacy")
+
+from paperkg.extract.train import TrainReport, make_example, train_model  # noqa: E402
+
+FULL = [  # SciERC-like: every label, plus OTHER and one nested pair
+    ("We propose a graph neural network for node classification on Cora and report accuracy.",
+     [("graph neural network", "METHOD"), ("neural network", "METHOD"),
+      ("node classification", "TASK"), ("Cora", "DATASET"), ("accuracy", "METRIC")]),
+    ("A recurrent model with attention improves machine translation on WMT in BLEU.",
+     [("recurrent model", "METHOD"), ("attention", "OTHER"), ("machine translation", "TASK"),
+      ("WMT", "DATASET"), ("BLEU", "METRIC")]),
+]
+PARTIAL = [  # CS-NER-like: METHOD and TASK only
+    ("Support vector machines are applied to text categorization of Reuters news.",
+     [("Support vector machines", "METHOD"), ("text categorization", "TASK")]),
+]
+
+
+def gold_line(i: int, text: str, spans: list[tuple[str, str]]) -> str:
+    entities = []
+    for phrase, label in spans:
+        start = text.index(phrase)
+        entities.append({"start": start, "end": start + len(phrase), "label": label,
+                         "orig_label": label, "text": phrase})
+    entities.sort(key=lambda e: (e["start"], e["end"]))
+    return json.dumps({"id": f"d{i}", "text": text, "entities": entities})
+
+
+@pytest.fixture()
+def gold_dir(tmp_path: Path) -> Path:
+    root = tmp_path / "gold"
+    root.mkdir()
+    for name, docs in (("scierc", FULL), ("csner-ftd", PARTIAL)):
+        for split in ("train", "dev"):
+            lines = [gold_line(i, t, s) for i, (t, s) in enumerate(docs * 3)]
+            (root / f"{name}_{split}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("mode", ["missing", "outside"])
+def test_train_model_smoke(gold_dir: Path, tmp_path: Path, mode: str) -> None:
+    out = tmp_path / "model"
+    report = train_model(
+        gold_dir,
+        out,
+        seed=1,
+        max_steps=12,
+        overrides={
+            "training.eval_frequency": 4,
+            "paperkg.teacher_steps": 4,
+            "paperkg.csner_unannotated": mode,
+            "paperkg.pretrain_epochs": 0,
+        },
+        progress=False,
+    )
+    assert isinstance(report, TrainReport)
+    assert report.output_dir == out and report.steps <= 12 and report.size_bytes > 0
+    assert [d.file for d in report.dev] == ["scierc_dev.jsonl", "csner-ftd_dev.jsonl"]
+    assert set(report.labels) == {"METHOD", "TASK", "DATASET", "METRIC", "OTHER"}
+    nlp = spacy.load(out)
+    assert set(nlp.get_pipe("ner").labels) == set(report.labels)
+    # self-contained: sourceable into a blank English pipeline and runnable there
+    host = spacy.blank("en")
+    host.add_pipe("ner", source=nlp)
+    host("A small text about transformers for summarization.")
+    json.dumps(report.to_dict())
+
+
+def test_nested_spans_keep_the_longer_one() -> None:
+    from paperkg.extract.evaluate import GoldDoc, GoldEntity
+
+    text, spans = FULL[0]
+    ents = []
+    for phrase, label in spans:
+        start = text.index(phrase)
+        ents.append(GoldEntity(start, start + len(phrase), label, phrase))
+    example = make_example(spacy.blank("en"), GoldDoc("x", text, tuple(ents)),
+                           ["METHOD", "TASK", "DATASET", "METRIC"])
+    got = [(e.text, e.label_) for e in example.reference.ents]
+    assert ("graph neural network", "METHOD") in got and ("neural network", "METHOD") not in got
+
+
+def test_missing_gold_and_malformed_lines(gold_dir: Path, tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not found"):
+        train_model(tmp_path / "nowhere", tmp_path / "m", progress=False)
+    bad = gold_dir / "scierc_train.jsonl"
+    bad.write_text(bad.read_text(encoding="utf-8") + "{broken\n", encoding="utf-8")
+    with pytest.raises(EvaluationError, match=r"scierc_train\.jsonl:7:"):
+        train_model(gold_dir, tmp_path / "m", max_steps=2, progress=False)
+
+
+def test_refuses_to_overwrite_a_non_model_directory(gold_dir: Path, tmp_path: Path) -> None:
+    out = tmp_path / "precious"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me", encoding="utf-8")
+    with pytest.raises(InputError, match="refusing to overwrite"):
+        train_model(gold_dir, out, max_steps=2, progress=False,
+                    overrides={"paperkg.csner_unannotated": "outside",
+                               "paperkg.pretrain_epochs": 0})
+    assert (out / "notes.txt").read_text(encoding="utf-8") == "keep me"
