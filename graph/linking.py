@@ -85,9 +85,14 @@ def paper_links(graph: nx.DiGraph, *, top_k: int = 20, min_weight: float = 0.0) 
             for col, val in zip(cols[order], vals[order]):
                 pair = (min(row, int(col)), max(row, int(col)))
                 chosen[pair] = float(val)
+    # Row slices of a scipy matrix cost microseconds each; plain sets of columns are far cheaper.
+    linking_columns = [
+        {int(c) for c in matrix.indices[matrix.indptr[row] : matrix.indptr[row + 1]] if idf[c] > 0}
+        for row in range(len(papers))
+    ]
     for (left, right), weight in sorted(chosen.items()):
-        shared_cols = np.intersect1d(matrix[left].indices, matrix[right].indices)
-        ranked = sorted((c for c in shared_cols if idf[c] > 0), key=lambda c: (-idf[c], entities[c]))[:MAX_SHARED]
+        shared_cols = linking_columns[left] & linking_columns[right]
+        ranked = sorted(shared_cols, key=lambda c: (-idf[c], entities[c]))[:MAX_SHARED]
         yield Link(
             source=papers[left],
             target=papers[right],
