@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+from bisect import bisect_right
 from functools import lru_cache
 from pathlib import Path
 
@@ -70,6 +71,8 @@ class EntityComponent:
             short = re.escape(text[abbr.short_start : abbr.short_end].rstrip("s"))
             for match in re.finditer(rf"(?<![\w\-]){short}s?(?![\w\-])", text):
                 candidates.append((match.start(), match.end(), kind, "abbreviation"))
+        sentences = [(sent.start_char, sent.end_char) for sent in doc.sents]
+        sentence_starts = [start for start, _ in sentences]
         for sent in doc.sents:
             for start, end in proposal_spans(sent.text):
                 name = sent.text[start:end]
@@ -86,9 +89,7 @@ class EntityComponent:
         role_anchor = {a.short_start: a.long_start for a in abbreviations}
         mentions = []
         for start, end, kind, origin, nested in resolve_overlaps(self._clean(text, candidates)):
-            sent = doc.char_span(start, end, alignment_mode="expand")
-            sentence = sent.sent if sent is not None else doc[:]
-            s_start, s_end = sentence.start_char, sentence.end_char
+            s_start, s_end = sentences[max(bisect_right(sentence_starts, start) - 1, 0)]
             kind = _context_type(text, end) or kind
             anchor = max(role_anchor.get(start, start), s_start)
             role = role_for(text[s_start:s_end], anchor - s_start, end - s_start, origin=origin)
