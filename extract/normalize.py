@@ -22,6 +22,10 @@ GENERIC_HEADS = frozenset(
     application applications domain domains function functions loss losses version versions
     technology technologies system-level way ways challenge challenges issue issues property properties
     theory theories study studies evaluation evaluations improvement improvements
+    image images text texts video videos sample samples example examples input inputs
+    output outputs feature features label labels parameter parameters
+    complexity robustness scalability efficiency effectiveness inference optimization
+    training learning prediction predictions
     """.split()
 )
 
@@ -35,6 +39,7 @@ VAGUE_MODIFIERS = frozenset(
     unified first key main such other same both each all any some most more less few
     further additional original corresponding respective specific particular certain
     well-known widely-used commonly-used so-called overall entire whole given underlying
+    real-world real synthetic public large-scale small-scale diverse extensive challenging
     """.split()
 )
 
@@ -126,12 +131,17 @@ def trim_span(text: str, start: int, end: int) -> tuple[int, int]:
     'novel framework, HarmonyDream'
     >>> s, e = trim_span(text, 30, 43); text[s:e]
     'HarmonyDream'
+    >>> text = "the Soft Actor-Critic (SAC))."
+    >>> s, e = trim_span(text, 0, len(text)); text[s:e]
+    'Soft Actor-Critic (SAC)'
     """
     while start < end and (text[start].isspace() or text[start] in _EDGE_PUNCT):
         start += 1
     while end > start and (text[end - 1].isspace() or text[end - 1] in _EDGE_PUNCT):
+        closing = {")": "(", "]": "["}.get(text[end - 1])
+        if closing and text.count(closing, start, end) >= text.count(text[end - 1], start, end):
+            break  # balanced: "Soft Actor-Critic (SAC)" keeps its ")", "X)" loses it
         end -= 1
-    # Keep balanced brackets: "ResNet (v2)" keeps its ")", "X)" loses it.
     while True:
         match = _TOKEN.match(text, start)
         if not match or match.end() >= end:

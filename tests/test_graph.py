@@ -34,7 +34,12 @@ def test_links_are_capped_per_paper():
     papers = {f"p{i:02d}": ["hub", f"g{i % 3}"] for i in range(30)}
     papers["q"] = ["solo"]
     links = list(paper_links(toy_graph(papers), top_k=3))
-    assert len(links) <= 3 * 31
+    degree = {}
+    for link in links:
+        for end in (link.source, link.target):
+            degree[end] = degree.get(end, 0) + 1
+    assert max(degree.values()) <= 3
+    assert len(links) <= 3 * 31 // 2
     assert not any("paper:q" in (link.source, link.target) for link in links)
     assert all(link.source < link.target for link in links)
 

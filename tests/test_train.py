@@ -60,6 +60,7 @@ def test_train_model_smoke(gold_dir: Path, tmp_path: Path, mode: str) -> None:
             "training.eval_frequency": 4,
             "paperkg.teacher_steps": 4,
             "paperkg.csner_unannotated": mode,
+            "paperkg.train_other": mode == "missing",
             "paperkg.pretrain_epochs": 0,
         },
         progress=False,
@@ -67,7 +68,8 @@ def test_train_model_smoke(gold_dir: Path, tmp_path: Path, mode: str) -> None:
     assert isinstance(report, TrainReport)
     assert report.output_dir == out and report.steps <= 12 and report.size_bytes > 0
     assert [d.file for d in report.dev] == ["scierc_dev.jsonl", "csner-ftd_dev.jsonl"]
-    assert set(report.labels) == {"METHOD", "TASK", "DATASET", "METRIC", "OTHER"}
+    expected = {"METHOD", "TASK", "DATASET", "METRIC"} | ({"OTHER"} if mode == "missing" else set())
+    assert set(report.labels) == expected
     nlp = spacy.load(out)
     assert set(nlp.get_pipe("ner").labels) == set(report.labels)
     # self-contained: sourceable into a blank English pipeline and runnable there
@@ -109,3 +111,18 @@ def test_refuses_to_overwrite_a_non_model_directory(gold_dir: Path, tmp_path: Pa
                     overrides={"paperkg.csner_unannotated": "outside",
                                "paperkg.pretrain_epochs": 0})
     assert (out / "notes.txt").read_text(encoding="utf-8") == "keep me"
+
+
+def test_pretraining_option_runs(gold_dir: Path, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "tiny.jsonl").write_text(
+        "".join(json.dumps({"id": str(i), "abstract": t}) + "\n" for i, (t, _) in enumerate(FULL)),
+        encoding="utf-8",
+    )
+    report = train_model(
+        gold_dir, tmp_path / "model", max_steps=4, corpus_dir=corpus, progress=False,
+        overrides={"paperkg.pretrain_epochs": 1, "paperkg.pretrain_files": ["tiny.jsonl"],
+                   "paperkg.csner_unannotated": "outside", "training.eval_frequency": 2},
+    )
+    assert report.steps <= 4 and (tmp_path / "model" / "meta.json").is_file()
