@@ -51,6 +51,7 @@ from paperkg.extract.evaluate import (
     read_gold,
     score,
 )
+from paperkg.extract.readers import read_papers
 
 #: Where the package's own trained pipeline lives (and where ``paperkg train`` writes it).
 DEFAULT_MODEL_DIR: Path = Path(__file__).parent / "model" / "ner"
@@ -334,26 +335,6 @@ def _inner_tok2vec(nlp: Language):
     return nlp.get_pipe("ner").model.get_ref("tok2vec").layers[0]
 
 
-def _read_raw_texts(paths: Sequence[Path]) -> list[str]:
-    texts = []
-    for path in paths:
-        if not path.is_file():
-            raise InputError(f"{path}: pretraining corpus file not found")
-        with path.open(encoding="utf-8") as handle:
-            for line_no, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"{path}:{line_no}: invalid JSON: {exc.msg}") from exc
-                text = record.get("abstract") or record.get("text") if isinstance(record, dict) else None
-                if not isinstance(text, str):
-                    raise InputError(f"{path}:{line_no}: no 'abstract' or 'text' string")
-                texts.append(text)
-    return texts
-
-
 def pretrain_tok2vec(
     config: Config, texts: Sequence[str], options: dict[str, Any], seed: int, log
 ) -> bytes:
@@ -489,7 +470,7 @@ def train_model(
     init_tok2vec = None
     if int(options["pretrain_epochs"]) > 0:
         corpus = Path(corpus_dir) if corpus_dir else gold_dir.parent / "corpus"
-        texts = _read_raw_texts([corpus / name for name in options["pretrain_files"]])
+        texts = [p.abstract for p in read_papers([corpus / name for name in options["pretrain_files"]]).papers]
         if options["pretrain_include_train"]:
             texts += [d.text for _, docs in train_sets for d in docs]
         if limit:
