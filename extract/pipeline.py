@@ -28,7 +28,8 @@ from paperkg.extract.rules import proposal_spans, role_for, type_from_head
 
 #: Where ``paperkg train`` writes, and where the pipeline loads the shipped model from;
 #: ``PAPERKG_MODEL`` points the pipeline at another trained model (``paperkg train --output DIR``).
-MODEL_DIR = Path(os.environ.get("PAPERKG_MODEL") or Path(__file__).parent / "model" / "ner")
+PACKAGED_MODEL_DIR = Path(__file__).parent / "model" / "ner"
+MODEL_DIR = Path(os.environ.get("PAPERKG_MODEL") or PACKAGED_MODEL_DIR)
 
 MODEL_LABELS = {"METHOD": "Method", "TASK": "Task", "DATASET": "Dataset", "METRIC": "Metric"}
 _CONTEXT_TYPE = re.compile(r"^\s*(dataset|datasets|corpus|benchmark|benchmarks|suite|environment|environments)\b", re.I)

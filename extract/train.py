@@ -51,10 +51,11 @@ from paperkg.extract.evaluate import (
     read_gold,
     score,
 )
+from paperkg.extract.pipeline import PACKAGED_MODEL_DIR
 from paperkg.extract.readers import read_papers
 
 #: Where the package's own trained pipeline lives (and where ``paperkg train`` writes it).
-DEFAULT_MODEL_DIR: Path = Path(__file__).parent / "model" / "ner"
+DEFAULT_MODEL_DIR: Path = PACKAGED_MODEL_DIR
 #: The training config shipped next to this module.
 DEFAULT_CONFIG: Path = Path(__file__).parent / "ner.cfg"
 #: Label the model may predict besides the scored ones; never reported as an entity.
