@@ -1,0 +1,60 @@
+"""Atomic file writes: write a temp file in the same folder, fsync, then ``os.replace``.
+
+A reader (or a killed writer) sees either the old complete file or the new complete one,
+never a truncated file under the final name. Every export writes through these helpers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from pathlib import Path
+from typing import IO, Iterator
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | os.PathLike, mode: str = "w", *, encoding: str | None = "utf-8",
+                newline: str | None = None) -> Iterator[IO]:
+    """Open a temp file beside ``path`` for writing; on success it replaces ``path``.
+
+    >>> import tempfile, pathlib
+    >>> target = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
+    >>> with atomic_open(target) as handle:
+    ...     _ = handle.write("done")
+    >>> target.read_text()
+    'done'
+    """
+    if mode not in ("w", "wb"):
+        raise ValueError(f"atomic_open writes only ('w' or 'wb'), not {mode!r}")
+    target = Path(path)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        if mode == "wb":
+            handle = os.fdopen(fd, "wb")
+        else:
+            handle = os.fdopen(fd, "w", encoding=encoding, newline=newline)
+        with handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp_name, 0o644)
+        os.replace(tmp_name, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp_name)
+        raise
+
+
+def atomic_write_text(path: str | os.PathLike, text: str, *, encoding: str = "utf-8", newline: str | None = None) -> Path:
+    """Write ``text`` to ``path`` atomically; returns the path."""
+    with atomic_open(path, "w", encoding=encoding, newline=newline) as handle:
+        handle.write(text)
+    return Path(path)
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
+    """Write ``data`` to ``path`` atomically; returns the path."""
+    with atomic_open(path, "wb", encoding=None) as handle:
+        handle.write(data)
+    return Path(path)
