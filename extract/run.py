@@ -1,15 +1,106 @@
-"""Run extraction over papers: batch through ``nlp.pipe(..., as_tuples=True)``, then resolve."""
+"""Run extraction over papers: the per-document NLP into the extraction store, then resolve.
+
+Two steps, so that a build streams and re-uses work:
+
+1. :func:`extract_to_store` runs the spaCy stage only for the papers the store lacks (same id,
+   same abstract, same extractor version) and writes the plain results in bounded batches as
+   they stream out of ``nlp.pipe(..., as_tuples=True)``, locally or on a Dask cluster
+   (``engine="dask"``, :mod:`paperkg.extract.dask_engine`).
+2. :func:`resolve_stored` runs corpus-level resolution over every paper's stored results.
+"""
 
 from __future__ import annotations
 
-from typing import Sequence
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
 
 from tqdm import tqdm
 
+from paperkg.errors import ExtractionError
 from paperkg.extract.canonical import DocMentions, resolve_corpus
 from paperkg.extract.markup import mask_markup
-from paperkg.extract.pipeline import build_pipeline
+from paperkg.extract.store import BATCH, ExtractionStore, StoredDocs, extractor_version, text_hash
 from paperkg.types import Extraction, Paper
+
+ENGINES = ("local", "dask")
+
+
+@dataclass(frozen=True)
+class ExtractStats:
+    """What one :func:`extract_to_store` did: papers run through the NLP vs found in the store."""
+
+    extracted: int
+    reused: int
+    version: str
+
+    def describe(self) -> str:
+        return f"extraction: {self.extracted} papers extracted, {self.reused} reused from the store (extractor {self.version})"
+
+
+def doc_record(doc) -> DocMentions:
+    """The plain data the spaCy component left on ``doc``."""
+    return DocMentions(
+        mentions=tuple(tuple(row) for row in doc._.paperkg_mentions),
+        abbreviations=tuple(tuple(row) for row in doc._.paperkg_abbreviations),
+    )
+
+
+def nlp_items(papers: Sequence[Paper], indices: Iterable[int]) -> Iterator[tuple[str, int]]:
+    """``(text, index)`` pairs for ``nlp.pipe``: the abstract with markup blanked out (same
+    length), so every offset indexes ``paper.abstract`` exactly as read."""
+    return ((mask_markup(papers[index].abstract), index) for index in indices)
+
+
+def _local_stream(papers, indices, *, use_model, n_process, batch_size) -> Iterator[tuple[int, DocMentions]]:
+    from paperkg.extract.pipeline import build_pipeline
+
+    nlp = build_pipeline(use_model)
+    for doc, index in nlp.pipe(nlp_items(papers, indices), as_tuples=True, n_process=n_process, batch_size=batch_size):
+        yield index, doc_record(doc)
+
+
+def paper_keys(papers: Sequence[Paper]) -> list[tuple[str, str]]:
+    """The store key of each paper: its id and the hash of its abstract."""
+    return [(paper.id, text_hash(paper.abstract)) for paper in papers]
+
+
+def extract_to_store(
+    papers: Sequence[Paper],
+    store: ExtractionStore,
+    *,
+    use_model: bool = True,
+    n_process: int = 1,
+    batch_size: int = 64,
+    engine: str = "local",
+    scheduler: str | None = None,
+    progress: bool = True,
+) -> ExtractStats:
+    """Extract every paper the store lacks and write the results, :data:`BATCH` at a time."""
+    if engine not in ENGINES:
+        raise ExtractionError(f"unknown extraction engine {engine!r}; use one of {', '.join(ENGINES)}")
+    version = extractor_version(use_model)
+    keys = paper_keys(papers)
+    have = store.existing(keys, version)
+    missing = [index for index, key in enumerate(keys) if key not in have]
+    if missing:
+        if engine == "dask":
+            from paperkg.extract.dask_engine import dask_stream
+
+            stream = dask_stream(papers, missing, use_model=use_model, version=version, scheduler=scheduler,
+                                 n_workers=n_process, batch_size=batch_size)
+        else:
+            stream = _local_stream(papers, missing, use_model=use_model, n_process=n_process, batch_size=batch_size)
+        stream = iter(tqdm(stream, total=len(missing), desc="extract", unit="abstract", disable=not progress))
+        while batch := list(islice(stream, BATCH)):
+            store.put(version, [(keys[index], doc) for index, doc in batch])
+    return ExtractStats(extracted=len(missing), reused=len(papers) - len(missing), version=version)
+
+
+def resolve_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model: bool = True) -> list[Extraction]:
+    """Corpus-level resolution over the stored results of ``papers`` (read in batches)."""
+    return resolve_corpus(papers, StoredDocs(store, paper_keys(papers), extractor_version(use_model)))
 
 
 def extract_papers(
@@ -19,19 +110,19 @@ def extract_papers(
     batch_size: int = 64,
     use_model: bool = True,
     progress: bool = True,
+    store: str | Path | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
 ) -> list[Extraction]:
     """Typed, canonical entities for each paper, in input order.
 
-    The NLP reads the abstract with markup blanked out (same length), so every offset indexes
-    ``paper.abstract`` exactly as read.
+    ``store`` is the SQLite file to re-use and fill (see :mod:`paperkg.extract.store`); without
+    it, a throwaway in-memory store is used.
     """
-    nlp = build_pipeline(use_model)
-    items = ((mask_markup(paper.abstract), index) for index, paper in enumerate(papers))
-    docs: list[DocMentions | None] = [None] * len(papers)
-    stream = nlp.pipe(items, as_tuples=True, n_process=n_process, batch_size=batch_size)
-    for doc, index in tqdm(stream, total=len(papers), desc="extract", unit="abstract", disable=not progress):
-        docs[index] = DocMentions(
-            mentions=tuple(tuple(row) for row in doc._.paperkg_mentions),
-            abbreviations=tuple(tuple(row) for row in doc._.paperkg_abbreviations),
-        )
-    return resolve_corpus(papers, docs)
+    db = ExtractionStore(store if store is not None else ":memory:")
+    try:
+        extract_to_store(papers, db, use_model=use_model, n_process=n_process, batch_size=batch_size,
+                         engine=engine, scheduler=scheduler, progress=progress)
+        return resolve_stored(papers, db, use_model=use_model)
+    finally:
+        db.close()

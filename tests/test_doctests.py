@@ -14,6 +14,7 @@ MODULES = [
     "paperkg.extract.gazetteer",
     "paperkg.extract.canonical",
     "paperkg.extract.pipeline",
+    "paperkg.extract.store",
     "paperkg.graph.build",
     "paperkg.graph.linking",
     "paperkg.graph.analytics",

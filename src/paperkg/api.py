@@ -10,15 +10,18 @@
 
 from __future__ import annotations
 
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
 import networkx as nx
 
 from paperkg.extract.output import write_mentions_jsonl
 from paperkg.extract.readers import DEFAULT_MAX_CHARS, read_papers
-from paperkg.extract.run import extract_papers
+from paperkg.extract.run import ExtractStats, extract_papers, extract_to_store, resolve_stored
+from paperkg.extract.store import ExtractionStore
 from paperkg.graph import analytics
 from paperkg.graph.build import build_graph, paper_nodes
 from paperkg.graph.export import read_node_link, write_graphml, write_node_link
@@ -36,14 +39,31 @@ class ExtractResult:
     warnings: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class BuildStats:
+    """What a :func:`build` cost: the store's re-use, and wall and CPU seconds per stage
+    (``read``, ``extract``, ``resolve``, ``link``; CPU of this process only)."""
+
+    extraction: ExtractStats
+    stages: tuple[tuple[str, float, float], ...]
+
+
+@contextmanager
+def _timed(stages: list, name: str) -> Iterator[None]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    yield
+    stages.append((name, time.perf_counter() - wall, time.process_time() - cpu))
+
+
 @dataclass
 class KnowledgeGraph:
     """A built knowledge graph: a NetworkX ``DiGraph`` (schema in ``paperkg.graph``) plus the
-    read report of the build that made it (``None`` after :func:`load`)."""
+    read report and costs of the build that made it (``None`` after :func:`load`)."""
 
     graph: nx.DiGraph
     report: ReadReport | None = None
     extractions: tuple[Extraction, ...] = field(default=(), repr=False)
+    build_stats: BuildStats | None = None
 
     # --- queries -------------------------------------------------------------------------
     def papers(self) -> list[dict]:
@@ -155,13 +175,15 @@ def extract_entities(
     use_model: bool = True,
     max_chars: int = DEFAULT_MAX_CHARS,
     progress: bool = True,
+    store: PathLike | None = None,
 ) -> ExtractResult:
     """Read inputs and extract typed, canonical entities for every kept paper.
 
-    With ``output``, also write the mentions JSONL contract file there.
+    With ``output``, also write the mentions JSONL contract file there. ``store`` is an
+    extraction store to re-use and fill (as in :func:`build`).
     """
     result = read_papers(paths, max_chars=max_chars)
-    extractions = extract_papers(result.papers, n_process=n_process, use_model=use_model, progress=progress)
+    extractions = extract_papers(result.papers, n_process=n_process, use_model=use_model, progress=progress, store=store)
     if output is not None:
         write_mentions_jsonl(extractions, output)
     return ExtractResult(tuple(extractions), result.report(), tuple(result.warnings))
@@ -175,11 +197,35 @@ def build(
     use_model: bool = True,
     max_chars: int = DEFAULT_MAX_CHARS,
     progress: bool = True,
+    store: PathLike | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
 ) -> KnowledgeGraph:
-    """Read, extract and link: the whole pipeline, returning a :class:`KnowledgeGraph`."""
-    extracted = extract_entities(paths, n_process=n_process, use_model=use_model, max_chars=max_chars, progress=progress)
-    graph = build_graph(extracted.extractions, top_k=top_k)
-    return KnowledgeGraph(graph=graph, report=extracted.report, extractions=extracted.extractions)
+    """Read, extract and link: the whole pipeline, returning a :class:`KnowledgeGraph`.
+
+    ``store`` is the extraction store (an SQLite file, see :mod:`paperkg.extract.store`): papers
+    whose text and extractor version it already holds are not extracted again; resolution and
+    linking always run over every paper. Without it, a throwaway in-memory store is used.
+    ``engine="dask"`` runs extraction on the Dask cluster at ``scheduler`` (a local cluster of
+    ``n_process`` workers when ``None``); see :mod:`paperkg.extract.dask_engine`.
+    ``kg.build_stats`` says how many papers were extracted and reused, and what each stage cost.
+    """
+    stages: list[tuple[str, float, float]] = []
+    with _timed(stages, "read"):
+        read = read_papers(paths, max_chars=max_chars)
+    db = ExtractionStore(store if store is not None else ":memory:")
+    try:
+        with _timed(stages, "extract"):
+            stats = extract_to_store(read.papers, db, use_model=use_model, n_process=n_process, engine=engine,
+                                     scheduler=scheduler, progress=progress)
+        with _timed(stages, "resolve"):
+            extractions = tuple(resolve_stored(read.papers, db, use_model=use_model))
+    finally:
+        db.close()
+    with _timed(stages, "link"):
+        graph = build_graph(extractions, top_k=top_k)
+    return KnowledgeGraph(graph=graph, report=read.report(), extractions=extractions,
+                          build_stats=BuildStats(extraction=stats, stages=tuple(stages)))
 
 
 def evaluate(gold_path: PathLike, *, use_model: bool = True, n_process: int = 1):

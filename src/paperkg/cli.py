@@ -76,19 +76,32 @@ def extract(inputs, output, n_process, no_model, max_chars, progress):
 @click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Directory for every export.")
 @click.option("--top-k", default=20, show_default=True, help="Paper-paper links kept per paper.")
 @click.option("--html/--no-html", default=True, show_default=True, help="Also write the HTML explorer.")
+@click.option("--store", type=click.Path(path_type=Path), default=None,
+              help="Extraction store to re-use and fill [default: DIR/.paperkg-store.sqlite].")
+@click.option("--engine", type=click.Choice(["local", "dask"]), default="local", show_default=True,
+              help="Where extraction runs: this machine, or a Dask cluster (needs paperkg[dask]).")
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Dask scheduler address (tcp://host:8786) for --engine dask [default: a local cluster of --n-process workers].")
 @n_process_opt
 @no_model_opt
 @max_chars_opt
 @progress_opt
-def build(inputs, out_dir, top_k, html, n_process, no_model, max_chars, progress):
+def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_model, max_chars, progress):
     """Build the knowledge graph from INPUTS and write every export to --out DIR.
 
     Writes graph.json (reload with 'paperkg stats DIR/graph.json'), graph.graphml,
-    mentions.jsonl and the HTML explorer pages.
+    mentions.jsonl and the HTML explorer pages. Incremental: papers whose text and extractor
+    are unchanged since an earlier build into the same store are not extracted again.
     """
-    kg = paperkg.build(inputs, top_k=top_k, n_process=n_process, use_model=not no_model, max_chars=max_chars, progress=progress)
+    from paperkg.extract.store import STORE_NAME
+
+    if scheduler is not None and engine != "dask":
+        raise click.UsageError("--scheduler needs --engine dask")
+    kg = paperkg.build(inputs, top_k=top_k, n_process=n_process, use_model=not no_model, max_chars=max_chars,
+                       progress=progress, store=store or out_dir / STORE_NAME, engine=engine, scheduler=scheduler)
     written = kg.export(out_dir, html=html)
     _print_report(kg.report)
+    click.echo(kg.build_stats.extraction.describe(), err=True)
     counts = kg.stats(top=0)["counts"]
     click.echo(
         f"graph: {counts['papers']} papers, {counts['entities']} entities, "

@@ -41,3 +41,7 @@ class Neo4jServerError(PaperKGError):
 
 class EvaluationError(PaperKGError):
     """A gold file for ``paperkg evaluate`` is malformed."""
+
+
+class StoreError(PaperKGError):
+    """The extraction store (``--store``) cannot be opened, read or written."""
