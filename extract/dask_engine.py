@@ -89,10 +89,14 @@ def dask_stream(
     """``(index, DocMentions)`` for ``papers[i]``, ``i`` in ``indices``, partition by partition
     as they complete (in no fixed order: the store is keyed, so order does not matter)."""
     bag, distributed = _dask()
-    partitions = bag.from_sequence(list(nlp_items(papers, indices)), partition_size=PARTITION_SIZE)
-    results = partitions.map_partitions(extract_partition, use_model, version, batch_size)
     client, cluster = _client(distributed, scheduler, n_workers)
     try:
+        items = list(nlp_items(papers, indices))
+        # At least two partitions per worker thread, so that a small build still uses them all.
+        threads = sum(client.nthreads().values()) or 1
+        count = min(len(items), max(-(-len(items) // PARTITION_SIZE), 2 * threads))
+        partitions = bag.from_sequence(items, npartitions=count)
+        results = partitions.map_partitions(extract_partition, use_model, version, batch_size)
         # Keep no list of futures: a released future frees its partition on the cluster.
         for future in distributed.as_completed(client.compute(results.to_delayed())):
             part = future.result()
