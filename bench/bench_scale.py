@@ -1,0 +1,175 @@
+"""Build cost at scale on real abstracts: 10k / 50k / 95k papers from ../shared/data.
+
+    python bench/bench_scale.py [--sizes 10000,50000,95000] [--full] [--n-process 1] [--add 1000] [--no-html]
+
+The papers are the 8,112 corpus abstracts, then the 87,014 unlabeled ones, in that order, so a
+size is a prefix of the next. For each size, a fresh child process runs ``paperkg build`` (as
+the API does, with the extraction store in the output folder) and prints, per stage (read,
+extract, resolve, link, export), wall and CPU seconds, then the peak RSS and the graph's size.
+A second child measures the incremental rebuild: the store forgets the last ``--add`` papers
+(as if they had just been added to the inputs) and the build runs again, re-extracting only
+those. The growth exponent between two sizes is ``log(cpu2/cpu1) / log(n2/n1)``.
+
+``--no-model`` (rules and gazetteers, minutes) is the default; ``--full`` runs the trained NER.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import resource
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from itertools import islice
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+STAGES = ("read", "extract", "resolve", "link", "export")
+
+
+def peak_rss_mb(who: int = resource.RUSAGE_SELF) -> float:
+    return resource.getrusage(who).ru_maxrss / 1024
+
+
+def real_abstracts(data: Path):
+    corpus = sorted((data / "corpus").glob("*.jsonl"))
+    unlabeled = data / "unlabeled" / "abstracts.jsonl.gz"
+    if not corpus or not unlabeled.exists():
+        sys.exit(f"need {data / 'corpus'}/*.jsonl and {unlabeled}")
+    for path in corpus:
+        with open(path, encoding="utf-8") as handle:
+            yield from handle
+    with gzip.open(unlabeled, "rt", encoding="utf-8") as handle:
+        yield from handle
+
+
+def write_inputs(data: Path, size: int, folder: Path) -> Path:
+    path = folder / f"papers-{size}.jsonl"
+    with open(path, "w", encoding="utf-8") as handle:
+        count = 0
+        for line in islice(real_abstracts(data), size):
+            handle.write(line if line.endswith("\n") else line + "\n")
+            count += 1
+    if count < size:
+        sys.exit(f"only {count} abstracts in {data}; ask for at most that many")
+    return path
+
+
+def forget_last(store: Path, inputs: Path, count: int) -> None:
+    """Drop the last ``count`` papers' rows from the store: the rebuild then sees them as new."""
+    from paperkg.extract.readers import read_papers
+
+    papers = read_papers([inputs]).papers[-count:]
+    with sqlite3.connect(store) as db:
+        db.executemany("DELETE FROM docs WHERE paper_id = ?", [(p.id,) for p in papers])
+
+
+def worker(args) -> None:
+    """One build in this process; prints one JSON line of figures."""
+    import paperkg
+    from paperkg.extract.store import STORE_NAME
+
+    out = Path(args.out)
+    if args.worker == "incremental":
+        forget_last(out / STORE_NAME, Path(args.inputs), args.add)
+    kg = paperkg.build([args.inputs], use_model=args.full, n_process=args.n_process, progress=False, store=out / STORE_NAME)
+    wall, cpu = time.perf_counter(), time.process_time()
+    kg.export(out, html=not args.no_html)
+    stages = {name: (w, c) for name, w, c in kg.build_stats.stages}
+    stages["export"] = (time.perf_counter() - wall, time.process_time() - cpu)
+    counts = kg.stats(top=0)["counts"]
+    print(json.dumps({
+        "stages": stages,
+        "extracted": kg.build_stats.extraction.extracted,
+        "reused": kg.build_stats.extraction.reused,
+        "peak_rss_mb": peak_rss_mb(),
+        "children_peak_rss_mb": peak_rss_mb(resource.RUSAGE_CHILDREN),
+        "children_cpu": resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime + resource.getrusage(resource.RUSAGE_CHILDREN).ru_stime,
+        "graph": {k: counts[k] for k in ("papers", "entities", "paper_entity_edges", "paper_links")},
+    }))
+
+
+def run_child(args, mode: str, inputs: Path, out: Path) -> dict:
+    command = [sys.executable, __file__, "--worker", mode, "--inputs", str(inputs), "--out", str(out),
+               "--n-process", str(args.n_process), "--add", str(args.add)]
+    command += ["--full"] * args.full + ["--no-html"] * args.no_html
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{mode} build failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def exponent(n1: int, v1: float, n2: int, v2: float) -> str:
+    if v1 <= 0 or v2 <= 0:
+        return "-"
+    return f"{math.log(v2 / v1) / math.log(n2 / n1):.2f}"
+
+
+def report(sizes: list[int], fresh: dict[int, dict], incremental: dict[int, dict], args) -> None:
+    mode = "full pipeline (trained NER)" if args.full else "--no-model (rules and gazetteers)"
+    print(f"bench_scale: real abstracts, {mode}, n_process={args.n_process}, html={'no' if args.no_html else 'yes'}")
+    print(f"{'papers':>7} {'stage':<8} {'wall s':>8} {'CPU s':>8}")
+    for size in sizes:
+        for stage in STAGES:
+            wall, cpu = fresh[size]["stages"][stage]
+            print(f"{size:>7} {stage:<8} {wall:>8.1f} {cpu:>8.1f}")
+        total_wall = sum(w for w, _ in fresh[size]["stages"].values())
+        total_cpu = sum(c for _, c in fresh[size]["stages"].values())
+        print(f"{size:>7} {'total':<8} {total_wall:>8.1f} {total_cpu:>8.1f}   (+{fresh[size]['children_cpu']:.1f} CPU s in worker processes)")
+    print(f"\n{'papers':>7} {'peak RSS MB':>12} {'entities':>9} {'HAS edges':>10} {'links':>8}")
+    for size in sizes:
+        g = fresh[size]["graph"]
+        rss = max(fresh[size]["peak_rss_mb"], fresh[size]["children_peak_rss_mb"])
+        print(f"{size:>7} {rss:>12.0f} {g['entities']:>9} {g['paper_entity_edges']:>10} {g['paper_links']:>8}")
+    if len(sizes) > 1:
+        print("\ngrowth exponents of CPU seconds (1 = linear)")
+        print(f"{'sizes':>15} " + " ".join(f"{s:>8}" for s in (*STAGES, "total", "RSS")))
+        for a, b in zip(sizes, sizes[1:]):
+            cells = [exponent(a, fresh[a]["stages"][s][1], b, fresh[b]["stages"][s][1]) for s in STAGES]
+            cells.append(exponent(a, sum(c for _, c in fresh[a]["stages"].values()), b, sum(c for _, c in fresh[b]["stages"].values())))
+            cells.append(exponent(a, fresh[a]["peak_rss_mb"], b, fresh[b]["peak_rss_mb"]))
+            print(f"{f'{a}->{b}':>15} " + " ".join(f"{c:>8}" for c in cells))
+    print(f"\nincremental rebuild: the last {args.add} papers new, the rest in the store")
+    print(f"{'papers':>7} {'extracted':>9} {'reused':>7} {'extract CPU s':>14} {'total CPU s':>12} {'fresh total CPU s':>18}")
+    for size in sizes:
+        inc = incremental[size]
+        total = sum(c for _, c in inc["stages"].values())
+        fresh_total = sum(c for _, c in fresh[size]["stages"].values())
+        print(f"{size:>7} {inc['extracted']:>9} {inc['reused']:>7} {inc['stages']['extract'][1]:>14.1f} {total:>12.1f} {fresh_total:>18.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
+    parser.add_argument("--sizes", default="10000,50000,95000", help="Comma-separated paper counts.")
+    parser.add_argument("--full", action="store_true", help="Run the trained NER too (slow: about 100 abstracts/s).")
+    parser.add_argument("--n-process", type=int, default=1)
+    parser.add_argument("--add", type=int, default=1000, help="Papers added for the incremental rebuild.")
+    parser.add_argument("--no-html", action="store_true", help="Leave the explorer pages out of the export stage.")
+    parser.add_argument("--worker", choices=["fresh", "incremental"], help=argparse.SUPPRESS)
+    parser.add_argument("--inputs", help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args)
+        return
+    sizes = sorted(int(s) for s in args.sizes.split(","))
+    fresh, incremental = {}, {}
+    with tempfile.TemporaryDirectory(prefix="paperkg-scale-") as tmp:
+        for size in sizes:
+            inputs = write_inputs(args.data, size, Path(tmp))
+            out = Path(tmp) / f"out-{size}"
+            fresh[size] = run_child(args, "fresh", inputs, out)
+            incremental[size] = run_child(args, "incremental", inputs, out)
+            print(f"... {size} papers done", file=sys.stderr, flush=True)
+            inputs.unlink()
+    report(sizes, fresh, incremental, args)
+
+
+if __name__ == "__main__":
+    main()
