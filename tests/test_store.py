@@ -98,3 +98,24 @@ def test_build_reports_the_incremental_cost_and_keeps_the_store_in_out(tmp_path)
     assert "extraction: 8 papers extracted, 0 reused from the store" in first.stderr
     assert "extraction: 0 papers extracted, 8 reused from the store" in second.stderr
     assert (tmp_path / STORE_NAME).is_file()
+
+
+def test_an_interrupted_extraction_keeps_its_committed_batches(shared_data, tmp_path, monkeypatch):
+    from paperkg.extract import run
+
+    inputs = corpus_and_unlabeled(shared_data, tmp_path, corpus=0, unlabeled=store_module.BATCH + 100)
+    real_stream = run._local_stream
+
+    def killed_after_one_batch(*args, **kwargs):
+        for count, item in enumerate(real_stream(*args, **kwargs)):
+            if count == store_module.BATCH + 50:
+                raise KeyboardInterrupt
+            yield item
+
+    monkeypatch.setattr(run, "_local_stream", killed_after_one_batch)
+    store = tmp_path / "s.sqlite"
+    with pytest.raises(KeyboardInterrupt):
+        paperkg.build(inputs, use_model=False, progress=False, store=store)
+    monkeypatch.setattr(run, "_local_stream", real_stream)
+    kg = paperkg.build(inputs, use_model=False, progress=False, store=store)
+    assert (kg.build_stats.extraction.extracted, kg.build_stats.extraction.reused) == (100, store_module.BATCH)
