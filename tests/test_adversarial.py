@@ -122,3 +122,27 @@ def test_over_budget_stage_is_skipped_and_reported(monkeypatch, caplog):
     with caplog.at_level(logging.WARNING, logger="paperkg"):
         extract_papers([paper], use_model=False, progress=False)
     assert "in.jsonl:7: abbreviation detection skipped: over the budget of 50 steps" in caplog.text
+
+
+def _naive_extend(candidates):
+    """The definition, quadratic: widen each model span until no known name crosses its edges."""
+    known = [(c[0], c[1]) for c in candidates if c[3] == "gazetteer"]
+    out = []
+    for start, end, kind, origin in candidates:
+        changed = origin == "model"
+        while changed:
+            changed = False
+            for k_start, k_end in known:
+                if start < k_start < end < k_end or k_start < start < k_end < end:
+                    start, end, changed = min(start, k_start), max(end, k_end), True
+        out.append((start, end, kind, origin))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(1, 15), st.sampled_from(["model", "gazetteer", "proposal"])), max_size=30))
+def test_widening_matches_its_definition(spans):
+    from paperkg.extract.pipeline import _extend_model_spans
+
+    candidates = [(start, start + length, "Method", origin) for start, length, origin in spans]
+    assert _extend_model_spans(candidates) == _naive_extend(candidates)
