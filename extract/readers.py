@@ -208,7 +208,8 @@ def _decode_lines(path: Path, result: ReadResult) -> list[str]:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     lines: list[str] = []
-    for number, raw in enumerate(_LINE_BREAK.split(data), start=1):
+    raw_lines = _LINE_BREAK.split(data) if b"\r" in data else data.split(b"\n")
+    for number, raw in enumerate(raw_lines, start=1):
         try:
             lines.append(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
@@ -235,9 +236,7 @@ def _as_tuple(value: object) -> tuple[str, ...]:
 def _clean_value(value: object, counts: Counter) -> object:
     """``value`` with :func:`~paperkg.extract.sanitize.clean_text` applied to every string in it."""
     if isinstance(value, str):
-        cleaned, found = clean_text(value)
-        counts.update(found)
-        return cleaned
+        return clean_text(value, counts)
     if isinstance(value, list):
         return [_clean_value(item, counts) for item in value]
     return value
@@ -246,8 +245,8 @@ def _clean_value(value: object, counts: Counter) -> object:
 def _parse_year(value: object) -> int | None:
     """The year as an int in ``YEARS``, None when absent; raises ValueError with the reason.
 
-    >>> _parse_year(" 2024 "), _parse_year(""), _parse_year(2024.0)
-    (2024, None, 2024)
+    >>> _parse_year(" 2024 "), _parse_year(""), _parse_year(2024.0), _parse_year("2024.0")
+    (2024, None, 2024, 2024)
     >>> for bad in (True, 1e30, "soon", 99999):
     ...     try:
     ...         _parse_year(bad)
@@ -270,9 +269,10 @@ def _parse_year(value: object) -> int | None:
         value = int(value)
     elif isinstance(value, str):
         text = value.strip()
-        if not re.fullmatch(r"[0-9]{1,9}", text):
+        # "2024.0" is how spreadsheets and pandas write an integer column that has gaps.
+        if not re.fullmatch(r"[0-9]{1,9}(?:\.0*)?", text):
             raise ValueError(f"year {value!r} is not an integer")
-        value = int(text)
+        value = int(text.split(".")[0])
     if value not in YEARS:
         raise ValueError(f"year {value!r} is outside {YEARS[0]}-{YEARS[-1]}")
     return value
@@ -286,12 +286,14 @@ class _Collector:
         self.max_chars = max_chars
         self.by_hash: dict[str, int] = {}  # abstract digest -> index in result.papers
         self.by_id: dict[str, Paper] = {}
+        self.counts: Counter = Counter()  # characters cleaned in the current record, by kind
 
     def add(self, record: dict, source: str, line: int, defaults: dict) -> None:
         result = self.result
         result.read += 1
-        counts: Counter = Counter()
-        record = {name: _clean_value(record.get(name), counts) for name in FIELDS if record.get(name) is not None}
+        counts = self.counts
+        counts.clear()
+        record = {name: _clean_value(value, counts) for name in FIELDS if (value := record.get(name)) is not None}
         problem = self._problem(record)
         if problem:
             result.skip(source, line, problem)
@@ -406,7 +408,7 @@ def _read_text(path: Path, collector: _Collector) -> None:
     defaults: dict = {}
     first_line, first = paragraphs[0]
     if looks_like_header(first):
-        venue, year = parse_header(clean_text(first)[0])
+        venue, year = parse_header(clean_text(first))
         defaults = {"venue": venue, "year": year}
         paragraphs = paragraphs[1:]
     else:

@@ -28,10 +28,10 @@ def write_node_link(graph: nx.DiGraph, path: str | Path) -> Path:
     """Write node-link JSON; ``paperkg.load`` reads it back.
 
     >>> import tempfile, os
-    >>> g = nx.DiGraph(); g.add_node("paper:x", kind="Paper", title=None)
+    >>> g = nx.DiGraph(); g.add_node("paper:x", kind="Paper", paper_id="x", title=None)
     >>> p = write_node_link(g, os.path.join(tempfile.mkdtemp(), "g.json"))
     >>> read_node_link(p).nodes["paper:x"]
-    {'kind': 'Paper', 'title': None}
+    {'kind': 'Paper', 'paper_id': 'x', 'title': None}
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
