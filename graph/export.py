@@ -7,11 +7,15 @@ as JSON strings and ``None`` values are left out.
 from __future__ import annotations
 
 import json
+import logging
+import re
 from pathlib import Path
 
 import networkx as nx
 
 from paperkg.errors import GraphFileError
+
+log = logging.getLogger("paperkg")
 
 FORMAT = "paperkg-graph"
 FORMAT_VERSION = 1
@@ -50,7 +54,10 @@ def read_node_link(path: str | Path) -> nx.DiGraph:
         raise GraphFileError(f"{path}: is a folder; give the graph file in it ({path / 'graph.json'})")
     try:
         with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+            text = handle.read()
+        data = json.loads(text)
+        if _SURROGATE_ESCAPE.search(text):
+            data = _replace_surrogates(data, path)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError, UnicodeDecodeError, huge numbers
         raise GraphFileError(f"{path}: not a paperkg graph file ({exc})") from exc
     except OSError as exc:
@@ -70,6 +77,33 @@ def read_node_link(path: str | Path) -> nx.DiGraph:
     graph.graph.pop("format", None)
     graph.graph.pop("format_version", None)
     return graph
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _replace_surrogates(data, path: Path):
+    """``data`` with every lone surrogate (a ``"\\udc80"`` escape in a hand-made file) replaced by
+    U+FFFD, one character for one, so offsets stay valid and no export or load fails on it."""
+    replaced = 0
+
+    def clean(value):
+        nonlocal replaced
+        if isinstance(value, str):
+            fixed, count = _LONE_SURROGATE.subn("\ufffd", value)
+            replaced += count
+            return fixed
+        if isinstance(value, list):
+            return [clean(item) for item in value]
+        if isinstance(value, dict):
+            return {clean(key): clean(item) for key, item in value.items()}
+        return value
+
+    data = clean(data)
+    if replaced:
+        log.warning(f"{path}: replaced {replaced} lone surrogate{'s' if replaced != 1 else ''} with U+FFFD")
+    return data
 
 
 #: The attributes every reader of a graph relies on, per node and edge kind (schema in paperkg.graph).

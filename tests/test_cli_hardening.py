@@ -87,3 +87,17 @@ def test_max_chars_above_spacy_limit_is_an_input_error(tmp_path):
     source.write_text(json.dumps({"abstract": "short"}) + "\n", encoding="utf-8")
     with pytest.raises(paperkg.PaperKGError, match="outside 1-1,000,000"):
         paperkg.extract_entities([source], max_chars=1_500_000, use_model=False, progress=False)
+
+
+def test_graph_file_with_a_lone_surrogate_loads_and_exports(graph_file, tmp_path):
+    """H3: a graph.json holding "\\udc80" made load and export crash."""
+    data = json.loads(graph_file.read_text(encoding="utf-8"))
+    paper = next(n for n in data["nodes"] if n["kind"] == "Paper")
+    paper["title"] = "Bad \udc80 title"
+    broken = tmp_path / "graph.json"
+    broken.write_text(json.dumps(data), encoding="utf-8")  # ensure_ascii: the surrogate is an escape
+    kg = paperkg.load(broken)
+    assert kg.graph.nodes["paper:" + paper["paper_id"]]["title"] == "Bad \ufffd title"
+    kg.to_graphml(tmp_path / "g.graphml")
+    kg.to_neo4j_admin(tmp_path / "import")
+    kg.save(tmp_path / "again.json")
