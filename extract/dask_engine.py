@@ -54,15 +54,16 @@ def _worker_pipeline(use_model: bool):
     return pipelines[use_model]
 
 
-def extract_partition(items: list[tuple[str, int]], use_model: bool, version: str, batch_size: int) -> list[tuple[int, DocMentions]]:
-    """One partition on a worker: ``(index, DocMentions)`` for each ``(text, index)``."""
+def extract_partition(items: list[tuple[str, int]], use_model: bool, version: str,
+                      batch_size: int) -> list[tuple[int, DocMentions, tuple[str, ...]]]:
+    """One partition on a worker: ``(index, DocMentions, notes)`` for each ``(text, index)``."""
     found = extractor_version(use_model)
     if found != version:
         raise ExtractionError(
             f"a Dask worker runs extractor version {found}, the client {version}: install the same paperkg on every worker"
         )
     nlp = _worker_pipeline(use_model)
-    return [(index, doc_record(doc)) for doc, index in nlp.pipe(items, as_tuples=True, batch_size=batch_size)]
+    return [(index, *doc_record(doc)) for doc, index in nlp.pipe(items, as_tuples=True, batch_size=batch_size)]
 
 
 def _client(distributed, scheduler: str | None, n_workers: int):
@@ -85,8 +86,8 @@ def dask_stream(
     scheduler: str | None = None,
     n_workers: int = 1,
     batch_size: int = 64,
-) -> Iterator[tuple[int, DocMentions]]:
-    """``(index, DocMentions)`` for ``papers[i]``, ``i`` in ``indices``, partition by partition
+) -> Iterator[tuple[int, DocMentions, tuple[str, ...]]]:
+    """``(index, DocMentions, notes)`` for ``papers[i]``, ``i`` in ``indices``, partition by partition
     as they complete (in no fixed order: the store is keyed, so order does not matter)."""
     bag, distributed = _dask()
     client, cluster = _client(distributed, scheduler, n_workers)

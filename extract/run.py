@@ -11,6 +11,7 @@ Two steps, so that a build streams and re-uses work:
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
@@ -24,6 +25,7 @@ from paperkg.extract.markup import mask_markup
 from paperkg.extract.store import BATCH, ExtractionStore, StoredDocs, extractor_version, text_hash
 from paperkg.types import Extraction, Paper
 
+log = logging.getLogger("paperkg")
 ENGINES = ("local", "dask")
 
 
@@ -39,12 +41,14 @@ class ExtractStats:
         return f"extraction: {self.extracted} papers extracted, {self.reused} reused from the store (extractor {self.version})"
 
 
-def doc_record(doc) -> DocMentions:
-    """The plain data the spaCy component left on ``doc``."""
-    return DocMentions(
+def doc_record(doc) -> tuple[DocMentions, tuple[str, ...]]:
+    """The plain data the spaCy component left on ``doc``: its mentions and its notes (work
+    the per-document budget cut short, :mod:`paperkg.extract.budget`)."""
+    mentions = DocMentions(
         mentions=tuple(tuple(row) for row in doc._.paperkg_mentions),
         abbreviations=tuple(tuple(row) for row in doc._.paperkg_abbreviations),
     )
+    return mentions, tuple(doc._.paperkg_notes or ())
 
 
 def nlp_items(papers: Sequence[Paper], indices: Iterable[int]) -> Iterator[tuple[str, int]]:
@@ -53,12 +57,12 @@ def nlp_items(papers: Sequence[Paper], indices: Iterable[int]) -> Iterator[tuple
     return ((mask_markup(papers[index].abstract), index) for index in indices)
 
 
-def _local_stream(papers, indices, *, use_model, n_process, batch_size) -> Iterator[tuple[int, DocMentions]]:
+def _local_stream(papers, indices, *, use_model, n_process, batch_size) -> Iterator[tuple[int, DocMentions, tuple[str, ...]]]:
     from paperkg.extract.pipeline import build_pipeline
 
     nlp = build_pipeline(use_model)
     for doc, index in nlp.pipe(nlp_items(papers, indices), as_tuples=True, n_process=n_process, batch_size=batch_size):
-        yield index, doc_record(doc)
+        yield index, *doc_record(doc)
 
 
 def paper_keys(papers: Sequence[Paper]) -> list[tuple[str, str]]:
@@ -94,13 +98,21 @@ def extract_to_store(
             stream = _local_stream(papers, missing, use_model=use_model, n_process=n_process, batch_size=batch_size)
         stream = iter(tqdm(stream, total=len(missing), desc="extract", unit="abstract", disable=not progress))
         while batch := list(islice(stream, BATCH)):
-            store.put(version, [(keys[index], doc) for index, doc in batch])
+            store.put(version, [(keys[index], doc, notes) for index, doc, notes in batch])
     return ExtractStats(extracted=len(missing), reused=len(papers) - len(missing), version=version)
 
 
 def resolve_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model: bool = True) -> list[Extraction]:
-    """Corpus-level resolution over the stored results of ``papers`` (read in batches)."""
-    return resolve_corpus(papers, StoredDocs(store, paper_keys(papers), extractor_version(use_model)))
+    """Corpus-level resolution over the stored results of ``papers`` (read in batches).
+
+    The stored notes are said first, for reused papers too, so every build of the same inputs
+    warns alike."""
+    keys, version = paper_keys(papers), extractor_version(use_model)
+    for index, notes in store.notes(keys, version):
+        for note in notes:
+            # Over the per-document work budget: said, never silent.
+            log.warning(f"{papers[index].source or papers[index].id}:{papers[index].line}: {note}")
+    return resolve_corpus(papers, StoredDocs(store, keys, version))
 
 
 def extract_papers(

@@ -13,7 +13,7 @@ whole store on every build.
 >>> store = ExtractionStore(":memory:")
 >>> doc = DocMentions(mentions=((0, 3, "Method", "used", "gazetteer", 0, 10, False),), abbreviations=())
 >>> key = ("p1", text_hash("SAC works."))
->>> store.put("v1", [(key, doc)])
+>>> store.put("v1", [(key, doc, ())])
 >>> store.existing([key, ("p2", "x")], "v1") == {key}, store.get([key], "v1") == [doc]
 (True, True)
 """
@@ -32,7 +32,7 @@ from paperkg.extract.canonical import DocMentions
 
 #: The store's file name inside a build's ``--out`` folder (hidden: it is not an export).
 STORE_NAME = ".paperkg-store.sqlite"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: Rows per SQLite transaction and per read query: bounded memory, few commits.
 BATCH = 500
 
@@ -41,7 +41,7 @@ _EXTRACT_DIR = Path(__file__).parent
 #: module there is per-document code and its source is part of the extractor version.
 _NOT_PER_DOCUMENT = frozenset({
     "__init__.py", "canonical.py", "dask_engine.py", "evaluate.py", "output.py", "readers.py",
-    "run.py", "store.py", "train.py",
+    "run.py", "sanitize.py", "store.py", "train.py",
 })
 
 Key = tuple[str, str]
@@ -107,7 +107,8 @@ class ExtractionStore:
             self._db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS docs (paper_id TEXT NOT NULL, text_hash TEXT NOT NULL, version TEXT NOT NULL,"
-                " mentions TEXT NOT NULL, abbreviations TEXT NOT NULL, PRIMARY KEY (version, paper_id, text_hash))"
+                " mentions TEXT NOT NULL, abbreviations TEXT NOT NULL, notes TEXT NOT NULL,"
+                " PRIMARY KEY (version, paper_id, text_hash))"
             )
             self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             self._db.commit()
@@ -130,13 +131,14 @@ class ExtractionStore:
             found.update(key for key in rows if key in wanted)
         return found
 
-    def put(self, version: str, results: Iterable[tuple[Key, DocMentions]]) -> None:
-        """Store results, one transaction per :data:`BATCH` rows."""
-        rows = [(paper_id, digest, version, *_encode(doc)) for (paper_id, digest), doc in results]
+    def put(self, version: str, results: Iterable[tuple[Key, DocMentions, Sequence[str]]]) -> None:
+        """Store results and their notes, one transaction per :data:`BATCH` rows."""
+        rows = [(paper_id, digest, version, *_encode(doc), json.dumps(list(notes), ensure_ascii=False))
+                for (paper_id, digest), doc, notes in results]
         try:
             for batch in _batches(rows):
                 with self._db:
-                    self._db.executemany("INSERT OR REPLACE INTO docs VALUES (?, ?, ?, ?, ?)", batch)
+                    self._db.executemany("INSERT OR REPLACE INTO docs VALUES (?, ?, ?, ?, ?, ?)", batch)
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot write the extraction store ({exc})") from exc
 
@@ -158,6 +160,12 @@ class ExtractionStore:
                 if key not in by_key:
                     raise StoreError(f"{self.path}: no stored extraction for paper {key[0]!r} (version {version})")
                 yield _decode(*by_key[key])
+
+    def notes(self, keys: Sequence[Key], version: str) -> list[tuple[int, list[str]]]:
+        """``(position in keys, notes)`` for the keys whose extraction left notes."""
+        where = {key: index for index, key in enumerate(keys)}
+        rows = self._db.execute("SELECT paper_id, text_hash, notes FROM docs WHERE version = ? AND notes != '[]'", (version,))
+        return sorted((where[(paper_id, digest)], json.loads(notes)) for paper_id, digest, notes in rows if (paper_id, digest) in where)
 
     def close(self) -> None:
         self._db.close()

@@ -119,3 +119,20 @@ def test_an_interrupted_extraction_keeps_its_committed_batches(shared_data, tmp_
     monkeypatch.setattr(run, "_local_stream", real_stream)
     kg = paperkg.build(inputs, use_model=False, progress=False, store=store)
     assert (kg.build_stats.extraction.extracted, kg.build_stats.extraction.reused) == (100, store_module.BATCH)
+
+
+def test_a_reused_paper_warns_as_when_it_was_extracted(tmp_path, monkeypatch, caplog):
+    import logging
+
+    from paperkg.extract import budget
+    from paperkg.extract.run import extract_papers
+    from paperkg.types import Paper
+
+    monkeypatch.setattr(budget, "STEPS_PER_CHAR", 0)
+    monkeypatch.setattr(budget, "STEPS_BASE", 50)
+    paper = Paper(id="p", abstract="We train Soft Actor-Critic (SAC) agents; SAC wins. " * 5, source="in.jsonl", line=7)
+    for _ in range(2):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="paperkg"):
+            extract_papers([paper], use_model=False, progress=False, store=tmp_path / "s.sqlite")
+        assert "in.jsonl:7: abbreviation detection skipped" in caplog.text
