@@ -14,5 +14,8 @@ Edges
                            evidence (the evidence sentence), evidence_offset (its start in the
                            abstract), mentions (list of [start, end, text], abstract offsets)
   paper -> paper           kind="RELATED_TO", weight (float), shared (list of entity keys, the
-                           rarest first); stored once, from the smaller node id to the larger
+                           strongest contribution first), evidence (the same entities as
+                           ``{"key", "name", "type", "papers": int, "contribution": float}``),
+                           reason (one line: ``shared: MuJoCo (benchmark, 15 papers), ...``);
+                           stored once, from the smaller node id to the larger
 """

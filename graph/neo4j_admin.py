@@ -5,7 +5,7 @@
 ``papers.csv``       ``id:ID(Paper),:LABEL,title,abstract,venue,year:long,url,label,authors:string[],community``
 ``entities.csv``     ``key:ID(Entity),:LABEL,type,name,aliases:string[],paper_count:long``
 ``paper_entity.csv`` ``:START_ID(Paper),:END_ID(Entity),:TYPE,count:long,evidence,evidence_offset:long``
-``related_to.csv``   ``:START_ID(Paper),:END_ID(Paper),:TYPE,weight:double,shared:string[]``
+``related_to.csv``   ``:START_ID(Paper),:END_ID(Paper),:TYPE,weight:double,shared:string[],reason,evidence``
 ``constraints.cypher`` the loader's constraints and index, to run once after the import
 ``import.sh``        the exact ``neo4j-admin`` command for these files
 
@@ -22,6 +22,7 @@ Abstracts may span lines, hence ``--multiline-fields=true`` in the command.
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -39,7 +40,8 @@ PAPER_HEADER = ("id:ID(Paper)", ":LABEL", "title", "abstract", "venue", "year:lo
                 "authors:string[]", "community")
 ENTITY_HEADER = ("key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "paper_count:long")
 PAPER_ENTITY_HEADER = (":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long")
-RELATED_TO_HEADER = (":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]")
+RELATED_TO_HEADER = (":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]", "reason",
+                     "evidence")
 
 FILES = {
     "papers": "papers.csv",
@@ -47,6 +49,17 @@ FILES = {
     "paper_entity": "paper_entity.csv",
     "related_to": "related_to.csv",
 }
+
+
+def evidence_json(evidence: list[dict] | None) -> str | None:
+    """A link's evidence as the JSON string Neo4j stores (a property cannot hold a list of maps).
+
+    >>> evidence_json([{"key": "sac", "name": "SAC", "type": "Method", "papers": 9, "contribution": 0.4}])
+    '[{"key":"sac","name":"SAC","type":"Method","papers":9,"contribution":0.4}]'
+    """
+    if not evidence:
+        return None
+    return json.dumps(list(evidence), ensure_ascii=False, separators=(",", ":"))
 
 
 class _Array(list):
@@ -134,7 +147,8 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
         for u, v, d in graph.edges(data=True):
             if d["kind"] == "RELATED_TO":
                 a, b = sorted((graph.nodes[u]["paper_id"], graph.nodes[v]["paper_id"]))
-                yield (a, b, "RELATED_TO", float(d["weight"]), _Array(strip_entity_prefix(s) for s in d.get("shared") or []))
+                yield (a, b, "RELATED_TO", float(d["weight"]), _Array(strip_entity_prefix(s) for s in d.get("shared") or []),
+                       d.get("reason") or None, evidence_json(d.get("evidence")))
 
     written = {}
     for key, header, rows in (("papers", PAPER_HEADER, papers()), ("entities", ENTITY_HEADER, entities()),

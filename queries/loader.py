@@ -5,7 +5,7 @@ Schema (see ``queries/README.md``)::
     (:Paper {id, title, abstract, venue, year, url, label, authors, community})
     (:Entity:Method|Dataset|Benchmark|Task|Metric {key, type, name, aliases, paper_count})
     (:Paper)-[:PROPOSES|USES|MENTIONS {count, evidence, evidence_offset}]->(:Entity)
-    (:Paper)-[:RELATED_TO {weight, shared}]->(:Paper)
+    (:Paper)-[:RELATED_TO {weight, shared, reason, evidence}]->(:Paper)
 
 How it writes
 -------------
@@ -45,7 +45,7 @@ import networkx as nx
 
 from paperkg.errors import GraphError
 from paperkg.graph.named_queries import paper_communities, strip_entity_prefix
-from paperkg.graph.neo4j_admin import ROLE_TYPES
+from paperkg.graph.neo4j_admin import ROLE_TYPES, evidence_json
 from paperkg.queries.runner import Neo4jSettings, connect, neo4j_errors, statement
 from paperkg.types import ENTITY_TYPES, ROLES
 
@@ -189,7 +189,8 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
                 continue
             seen_links.add((a, b))
             links.append({"source": a, "target": b, "weight": float(data["weight"]),
-                          "shared": [strip_entity_prefix(s) for s in data.get("shared") or []] or None})
+                          "shared": [strip_entity_prefix(s) for s in data.get("shared") or []] or None,
+                          "reason": data.get("reason") or None, "evidence": evidence_json(data.get("evidence"))})
             linked[a].append(b)
             linked[b].append(a)
         else:
@@ -207,7 +208,8 @@ def _batches(rows: Sequence[dict], size: int) -> Iterable[list[dict]]:
 #: Relationship statements take one row per start node with parallel lists (see the .cypher
 #: files): statement -> (the group field, {list field: relationship row field}).
 _HAS_COLUMNS = ("paper", {"keys": "key", "counts": "count", "evidence": "evidence", "offsets": "evidence_offset"})
-_LINK_COLUMNS = ("source", {"targets": "target", "weights": "weight", "shared": "shared"})
+_LINK_COLUMNS = ("source", {"targets": "target", "weights": "weight", "shared": "shared", "reasons": "reason",
+                            "evidence": "evidence"})
 GROUPED: dict[str, tuple[str, dict[str, str]]] = {
     **{ROLE_STATEMENTS[r]: _HAS_COLUMNS for r in ROLES},
     **{NEW_ROLE_STATEMENTS[r]: _HAS_COLUMNS for r in ROLES},

@@ -94,13 +94,19 @@ class Entity:
 
 @dataclass(frozen=True)
 class Link:
-    """A paper-paper link through shared entities (undirected; ``source < target`` node ids;
-    ``shared`` holds entity keys, the rarest first)."""
+    """A paper-paper link through shared entities (undirected; ``source < target`` node ids).
+
+    ``shared`` holds entity keys, strongest contribution first; ``evidence`` the same entities as
+    ``{"key", "name", "type", "papers", "contribution"}`` dicts (contributions sum to ``weight``
+    when all shared entities are listed); ``reason`` is one line naming the strongest ones.
+    """
 
     source: str
     target: str
     weight: float
     shared: tuple[str, ...] = field(default=())
+    evidence: tuple[dict, ...] = field(default=())
+    reason: str = ""
 
 
 @dataclass(frozen=True)
