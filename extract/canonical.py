@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Sequence
 
+from paperkg.extract.abbreviations import is_short_form
 from paperkg.extract.gazetteer import load_gazetteer
 from paperkg.extract.normalize import normalize_key
 from paperkg.extract.rules import is_name_like
@@ -33,6 +35,39 @@ class DocMentions:
 
     mentions: tuple[tuple[int, int, str, str, str, int, int, bool], ...]
     abbreviations: tuple[tuple[int, int, int, int], ...]
+
+
+_FUNCTION_WORDS = frozenset("of for and the with in on to a an from by via".split())
+
+
+def expands(short: str, long: str) -> bool:
+    """True when ``long`` spells out the acronym ``short``: each content word of ``long`` is
+    entered at its initial, and every letter of ``short`` is used, in order.
+
+    >>> expands("PPO", "Proximal Policy Optimization"), expands("MDPs", "Markov decision processes")
+    (True, True)
+    >>> expands("PPO", "policy optimization"), expands("ResNet", "Residual Network"), expands("XY", "x")
+    (False, True, False)
+    """
+    if not is_short_form(short):
+        return False
+    letters = "".join(c for c in (short[:-1] if short.endswith("s") and len(short) > 2 else short).lower() if c.isalnum())
+    words = [w for w in re.split(r"[\s\-]+", long.lower()) if w and w not in _FUNCTION_WORDS]
+    if not letters or len(words) < 2 or len(words) > len(letters):
+        return False
+
+    @lru_cache(maxsize=None)
+    def align(i: int, w: int, pos: int) -> bool:
+        if i == len(letters):
+            return w == len(words) - 1
+        if w + 1 < len(words) and words[w + 1][0] == letters[i] and align(i + 1, w + 1, 1):
+            return True
+        if w >= 0:
+            at = words[w].find(letters[i], pos)
+            return at >= 0 and align(i + 1, w, at + 1)
+        return False
+
+    return align(0, -1, 0)
 
 
 def alias_table() -> dict[str, str]:

@@ -64,17 +64,17 @@ METRIC_FACTOR = 0.5
 
 
 def is_named(attrs: dict) -> bool:
-    """A proper name: a coined or acronym word, a Title Case multi-word name, or a known-list id.
+    """A proper name: a coined or acronym word, a Title Case multi-word name, a capitalized
+    dataset or benchmark. (A known-list id alone is no proof: PwC lists families such as
+    "Graph Neural Network" too.)
 
     >>> is_named({"name": "MuJoCo"}), is_named({"name": "Soft Actor-Critic"}), is_named({"name": "diffusion model"})
     (True, True, False)
-    >>> is_named({"name": "Transformer"}), is_named({"name": "x", "codesota_id": "42"}), is_named({"name": "AI models"})
-    (False, True, False)
+    >>> is_named({"name": "Transformer"}), is_named({"name": "AI models"})
+    (False, False)
     >>> is_named({"name": "Atari 100K"}), is_named({"name": "Atari", "type": "Benchmark"})
     (True, True)
     """
-    if attrs.get("pwc_id") or attrs.get("codesota_id"):
-        return True
     words = [w.strip("()-,") for w in str(attrs.get("name") or attrs.get("key") or "").split()]
     words = [w for w in words if w and w.casefold() not in GENERIC_ACRONYMS]
     if any(is_name_like(word) for word in words):
