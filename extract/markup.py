@@ -15,7 +15,7 @@ _LATEX_WRAPPER = re.compile(r"\\(?:text(?:it|bf|tt|sc|rm|sf)?|emph|mathrm|mathbf
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+\*?")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*(?:\s[^<>]{0,200})?/?>")
 _MARKDOWN = re.compile(r"\*\*|__|(?<![\w*])\*(?=\S)|(?<=\S)\*(?![\w*])|`+|(?m:^#+ )")
-_TEX_QUOTES = re.compile(r"``|''")
+_TEX_QUOTES = re.compile(r"``|''|\\(?=[%&#])")
 _MATH_SYNTAX = re.compile(r"[$^_{}\\]")
 _SYMBOLS = {
     "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε", "zeta": "ζ",
@@ -81,7 +81,9 @@ def _clean_math(match: re.Match) -> str:
 
 def _bare_math(text: str) -> str:
     text = _COMMAND_NAME.sub(lambda m: _SYMBOLS.get(m.group(1), ""), text)
-    return _SPACES.sub("", _MATH_SYNTAX.sub("", text))
+    text = _MATH_SYNTAX.sub("", text)
+    # A long "math" segment is usually prose between two stray dollar signs: keep its spaces.
+    return _SPACES.sub("", text) if len(text) <= 24 else text
 
 
 def clean_name(surface: str) -> str:
