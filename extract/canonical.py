@@ -15,6 +15,7 @@ from typing import Iterable, Sequence
 
 from paperkg.extract.abbreviations import is_short_form
 from paperkg.extract.gazetteer import load_gazetteer
+from paperkg.extract.markup import clean_name
 from paperkg.extract.normalize import normalize_key
 from paperkg.extract.rules import is_name_like
 from paperkg.types import ENTITY_TYPES, ROLES, Extraction, Mention, Paper, PaperEntity
@@ -101,7 +102,7 @@ def acronym_map(definitions: Iterable[tuple[str, str]]) -> dict[str, str]:
 
 
 def _display(surface: str) -> str:
-    return _SPACES.sub(" ", surface).strip()
+    return _SPACES.sub(" ", clean_name(surface)).strip()
 
 
 def paper_label(paper: Paper, entities: Sequence[PaperEntity], words: int = 8) -> str:
@@ -132,7 +133,7 @@ def resolve_corpus(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> list
     for paper, doc in zip(papers, docs):
         local: dict[str, str] = {}
         for long_start, long_end, short_start, short_end in doc.abbreviations:
-            short, long = paper.abstract[short_start:short_end], paper.abstract[long_start:long_end]
+            short, long = clean_name(paper.abstract[short_start:short_end]), clean_name(paper.abstract[long_start:long_end])
             local[normalize_key(short)] = normalize_key(long)
             definitions.append((short, long))
         local_maps.append(local)
@@ -149,7 +150,7 @@ def resolve_corpus(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> list
     for paper, doc, local in zip(papers, docs, local_maps):
         rows = []
         for row in doc.mentions:
-            surface = paper.abstract[row[0] : row[1]]
+            surface = clean_name(paper.abstract[row[0] : row[1]])
             key = key_for(surface, local)
             if not key:
                 continue

@@ -7,7 +7,7 @@ from typing import Sequence
 from tqdm import tqdm
 
 from paperkg.extract.canonical import DocMentions, resolve_corpus
-from paperkg.extract.markup import mask_markup
+from paperkg.extract.markup import mask_markup, widen_to_markup
 from paperkg.extract.pipeline import build_pipeline
 from paperkg.types import Extraction, Paper
 
@@ -30,8 +30,9 @@ def extract_papers(
     docs: list[DocMentions | None] = [None] * len(papers)
     stream = nlp.pipe(items, as_tuples=True, n_process=n_process, batch_size=batch_size)
     for doc, index in tqdm(stream, total=len(papers), desc="extract", unit="abstract", disable=not progress):
+        text = papers[index].abstract
         docs[index] = DocMentions(
-            mentions=tuple(tuple(row) for row in doc._.paperkg_mentions),
+            mentions=tuple((*widen_to_markup(text, row[0], row[1]), *row[2:]) for row in doc._.paperkg_mentions),
             abbreviations=tuple(tuple(row) for row in doc._.paperkg_abbreviations),
         )
     return resolve_corpus(papers, docs)

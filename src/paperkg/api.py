@@ -183,13 +183,22 @@ def build(
 
 
 def evaluate(gold_path: PathLike, *, use_model: bool = True, n_process: int = 1):
-    """Score the whole extractor on span-annotated gold (``../shared/data/gold`` format).
+    """Score the whole extractor on a gold JSONL file, in either format of ``../shared/data/gold``.
 
-    Returns an :class:`~paperkg.extract.evaluate.EvaluationReport` (P/R/F1 per type and micro,
-    exact-span and overlap, plus the frequent errors).
+    Paper-level gold (records with ``abstract`` and entities with ``name``/``mentions``, as
+    ``paperkg_dev.jsonl``) gives a :class:`~paperkg.extract.paper_eval.PaperEvaluationReport`
+    (core recall, precision, proposed P/R/F1, type accuracy, link precision, mention-level
+    P/R/F1 per type); span gold (``text`` + ``entities`` with ``start``/``end``/``label``, as
+    SciERC) gives an :class:`~paperkg.extract.evaluate.EvaluationReport`.
     """
     from paperkg.extract.evaluate import evaluate_spans
+    from paperkg.extract.paper_eval import evaluate_papers, is_paper_level
     from paperkg.types import Paper
+
+    if is_paper_level(gold_path):
+        return evaluate_papers(
+            gold_path, lambda papers: extract_papers(papers, n_process=n_process, use_model=use_model, progress=False)
+        )
 
     def predict(texts: list[str]) -> list[list[tuple[int, int, str]]]:
         papers = [Paper(id=str(index), abstract=text) for index, text in enumerate(texts)]

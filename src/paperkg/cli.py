@@ -150,11 +150,16 @@ def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges
 @no_model_opt
 @n_process_opt
 def evaluate(gold_file, as_json, no_model, n_process):
-    """Score extraction on span-annotated GOLD_FILE (P/R/F1 per type, exact and overlap)."""
+    """Score extraction on GOLD_FILE: paper-level gold (paperkg_dev.jsonl: core recall, precision,
+    proposed P/R/F1, type accuracy, links, mention P/R/F1) or span gold (SciERC: P/R/F1 per type)."""
     from paperkg.extract.evaluate import format_report
+    from paperkg.extract.paper_eval import PaperEvaluationReport, format_paper_report
 
     report = paperkg.evaluate(gold_file, use_model=not no_model, n_process=n_process)
-    click.echo(json.dumps(report.to_dict(), indent=2) if as_json else format_report(report))
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        click.echo(format_paper_report(report) if isinstance(report, PaperEvaluationReport) else format_report(report))
 
 
 @cli.command()
