@@ -108,13 +108,21 @@ def load_known() -> tuple[KnownRecord, ...]:
 
 
 @lru_cache(maxsize=1)
+def load_curated() -> tuple[GazetteerEntry, ...]:
+    """The hand-written entries of ``curated.tsv`` alone (they outrank every other list)."""
+    text = (resources.files("paperkg.extract") / "data" / GAZETTEER_FILES[0]).read_text(encoding="utf-8")
+    return tuple(parse_gazetteer(text.splitlines(), GAZETTEER_FILES[0]))
+
+
+@lru_cache(maxsize=1)
 def load_gazetteer() -> tuple[GazetteerEntry, ...]:
     """Every shipped entry matched in text; the curated file wins where two name the same
     surface form, then the PwC task lists, then the known lists."""
     seen: set[str] = set()
     entries: list[GazetteerEntry] = []
     data = resources.files("paperkg.extract") / "data"
-    listed = [parse_gazetteer((data / name).read_text(encoding="utf-8").splitlines(), name) for name in GAZETTEER_FILES]
+    listed = [list(load_curated())]
+    listed += [parse_gazetteer((data / name).read_text(encoding="utf-8").splitlines(), name) for name in GAZETTEER_FILES[1:]]
     listed.append([GazetteerEntry(surface, r.type, r.name) for r in load_known() if r.source not in KEY_ONLY_SOURCES
                    for surface in (r.name, *r.aliases)])
     for entry in (entry for group in listed for entry in group):

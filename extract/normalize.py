@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from paperkg.extract.markup import clean_name
+
 #: Words that are never an entity on their own (the issue's list plus their near kin).
 GENERIC_HEADS = frozenset(
     """
@@ -61,7 +63,6 @@ _NOT_PLURAL = frozenset("news series species lens bias gas chaos atlas canvas th
 GENERIC_TAILS = frozenset(
     "method algorithm framework approach technique setting problem paradigm task dataset benchmark".split()
 )
-_MARKUP = re.compile(r"\\[a-zA-Z]+\s*|[*`${}]|\\")
 
 # British -> American spellings, as whole words: stems that take -ise/-isation, doubled -ll-,
 # -our, -tre and a few single words.
@@ -122,13 +123,13 @@ def americanize(word: str) -> str:
     return _WORDS.get(word, word)
 
 
-def strip_markup(name: str) -> str:
-    """A name without markdown emphasis, backticks, ``$`` and LaTeX commands.
+def strip_parentheticals(name: str) -> str:
+    """A name without its parenthesized parts.
 
-    >>> strip_markup("M**etamorphic **Agg**regation"), strip_markup(r"\\textbf{GPT}-4")
-    ('Metamorphic Aggregation', 'GPT-4')
+    >>> strip_parentheticals("coordinate descent (CD)")
+    'coordinate descent'
     """
-    return _MARKUP.sub("", name)
+    return _PARENTHETICAL.sub("", name)
 
 
 def variant_key(key: str) -> str:
@@ -186,7 +187,7 @@ def normalize_key(name: str) -> str:
 def _normalize_once(name: str) -> str:
     # "Soft Actor-Critic (SAC)" names the same thing as "Soft Actor-Critic".
     text = _PARENTHETICAL.sub(" ", name) if _PARENTHETICAL.sub("", name).strip() else name
-    text = unicodedata.normalize("NFKC", strip_markup(text))
+    text = unicodedata.normalize("NFKC", clean_name(text))
     text = _DASHES.sub("-", text)
     text = unicodedata.normalize("NFKC", text.casefold())
     text = _SEPARATORS.sub(" ", text).strip(" " + _EDGE_PUNCT)

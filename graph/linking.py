@@ -37,7 +37,7 @@ UMBRELLA_TERMS = frozenset(
     normalize_key(term)
     for term in (
         "machine learning", "deep learning", "neural network", "deep neural network", "artificial intelligence",
-        "AI", "ML", "DNN", "NN", "reinforcement learning", "deep reinforcement learning", "RL", "DRL",
+        "AI", "ML", "DNN", "NN",
         "supervised learning", "unsupervised learning", "learning", "optimization", "sampling", "accuracy",
         "classification", "regression", "prediction", "generalization", "training", "inference", "performance",
         "efficiency", "robustness", "data", "model", "algorithm", "neural net", "deep model", "deep network",
@@ -135,17 +135,21 @@ def specificity(attrs: dict, papers: int, n_papers: int) -> float:
     return factor * (METRIC_FACTOR if attrs.get("type") == "Metric" else 1.0)
 
 
-def is_central(edge: dict, name: str, title: str | None) -> bool:
-    """The entity is what the paper is about: it proposes it, names it twice, or in its title.
+def is_central(edge: dict, keys: list[str] | tuple[str, ...], title_key: str | None) -> bool:
+    """The entity is what the paper is about: it proposes it, names it twice, or its title names
+    it (``keys``: the entity's key and alias keys; ``title_key``: the normalized title).
 
-    >>> is_central({"role": "used", "count": 1}, "diffusion model", "Diffusion Models for X")
+    >>> is_central({"role": "used", "count": 1}, ["large language model", "llm"], normalize_key("Taming LLMs"))
     True
-    >>> is_central({"role": "mentioned", "count": 1}, "diffusion model", None)
+    >>> is_central({"role": "mentioned", "count": 1}, ["diffusion model"], None)
     False
     """
     if edge.get("role") == "proposed" or int(edge.get("count") or 1) >= 2:
         return True
-    return bool(title) and normalize_key(name) in normalize_key(title)
+    if not title_key:
+        return False
+    padded = f" {title_key} "
+    return any(len(key) > 2 and f" {key} " in padded for key in keys)
 
 
 def _incidence(graph: nx.DiGraph) -> tuple[list[str], list[str], sparse.csr_matrix, sparse.csr_matrix]:
@@ -156,12 +160,14 @@ def _incidence(graph: nx.DiGraph) -> tuple[list[str], list[str], sparse.csr_matr
     rows, cols, central = [], [], []
     for row, paper in enumerate(papers):
         title = graph.nodes[paper].get("title")
+        title_key = normalize_key(title) if title else None
         for _, target, data in graph.out_edges(paper, data=True):
             if data.get("kind") == "HAS":
                 rows.append(row)
                 cols.append(column[target])
-                name = graph.nodes[target].get("name") or target.split(":", 1)[1]
-                central.append(1.0 if is_central(data, name, title) else 0.0)
+                attrs = graph.nodes[target]
+                keys = attrs.get("alias_keys") or [attrs.get("key") or target.split(":", 1)[1]]
+                central.append(1.0 if is_central(data, keys, title_key) else 0.0)
     shape = (len(papers), len(entities))
     matrix = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=shape)
     core = sparse.csr_matrix((np.asarray(central, dtype=np.float64), (rows, cols)), shape=shape)
@@ -270,12 +276,18 @@ def paper_links(graph: nx.DiGraph, *, top_k: int = 20, min_weight: float = 0.0) 
     rare_t = rare.T.tocsc()
     core = central[:, np.flatnonzero(values.core)].tocsr()
     core_t = core.T.tocsc()
+    family_columns = np.flatnonzero(values.core & values.family)
+    family, family_central = matrix[:, family_columns].tocsr(), central[:, family_columns].tocsr()
+    family_t, family_central_t = family.T.tocsc(), family_central.T.tocsc()
     chosen: dict[tuple[int, int], float] = {}
     for block_start in range(0, len(papers), BLOCK_ROWS):
         rows = slice(block_start, block_start + BLOCK_ROWS)
-        # Evidence: two shared specific entities, one rare named one, or one central to both.
-        evidence = ((specific[rows] @ specific_t) >= 2).astype(np.float64) + (rare[rows] @ rare_t) + (core[rows] @ core_t)
-        block = (unit[rows] @ unit_t).multiply(evidence.sign()).tocsr()
+        # Evidence counts 1 for a rare named entity or one central to both papers, 1/2 for another
+        # specific entity or for a broad family central to one of the two; a link needs 1.
+        both = core[rows] @ core_t
+        one = family_central[rows] @ family_t + family[rows] @ family_central_t
+        evidence = (rare[rows] @ rare_t) + both + 0.5 * (specific[rows] @ specific_t) + 0.5 * (one - 2 * (family_central[rows] @ family_central_t))
+        block = (unit[rows] @ unit_t).multiply(evidence >= 1).tocsr()
         block.eliminate_zeros()
         block.sort_indices()
         for offset in range(block.shape[0]):

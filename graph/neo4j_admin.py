@@ -3,7 +3,7 @@
 ``paperkg export GRAPH_JSON --format neo4j-admin DIR`` writes into ``DIR``:
 
 ``papers.csv``       ``id:ID(Paper),:LABEL,title,abstract,venue,year:long,url,label,authors:string[],community``
-``entities.csv``     ``key:ID(Entity),:LABEL,type,name,aliases:string[],paper_count:long``
+``entities.csv``     ``key:ID(Entity),:LABEL,type,name,aliases:string[],alias_keys:string[],pwc_id,codesota_id,area,record_url,paper_count:long``
 ``paper_entity.csv`` ``:START_ID(Paper),:END_ID(Entity),:TYPE,count:long,evidence,evidence_offset:long``
 ``related_to.csv``   ``:START_ID(Paper),:END_ID(Paper),:TYPE,weight:double,shared:string[],reason,evidence``
 ``constraints.cypher`` the loader's constraints and index, to run once after the import
@@ -38,7 +38,10 @@ ROLE_TYPES = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
 
 PAPER_HEADER = ("id:ID(Paper)", ":LABEL", "title", "abstract", "venue", "year:long", "url", "label",
                 "authors:string[]", "community")
-ENTITY_HEADER = ("key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "paper_count:long")
+ENTITY_HEADER = ("key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "alias_keys:string[]", "pwc_id",
+                 "codesota_id", "area", "record_url", "paper_count:long")
+#: Known-list properties of an entity (None when it matches no known record).
+KNOWN_ID_PROPERTIES = ("pwc_id", "codesota_id", "area", "record_url")
 PAPER_ENTITY_HEADER = (":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long")
 RELATED_TO_HEADER = (":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]", "reason",
                      "evidence")
@@ -133,6 +136,7 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
                 if a["type"] not in ENTITY_TYPES:
                     raise GraphError(f"entity {a['key']!r} has type {a['type']!r}, not one of {', '.join(ENTITY_TYPES)}")
                 yield (a["key"], f"Entity;{a['type']}", a["type"], a.get("name"), _Array(a.get("aliases") or []),
+                       _Array(a.get("alias_keys") or [a["key"]]), *(a.get(name) for name in KNOWN_ID_PROPERTIES),
                        a.get("paper_count"))
 
     def paper_entity():
