@@ -56,6 +56,7 @@ class Resolved:
 
     extractions: list[Extraction]
     report: list[dict] = field(default_factory=list)
+    acronyms: AcronymTable | None = None
 
 
 @dataclass(frozen=True)
@@ -67,12 +68,18 @@ class KnownTables:
     types: dict[str, str]
     names: dict[str, str]
     records: dict[str, KnownRecord]
+    acronym_names: frozenset[str] = frozenset()
 
     def alias(self, key: str) -> str:
         return self.curated_aliases.get(key) or self.known_aliases.get(key) or key
 
     def acronyms(self, table: dict[str, str]) -> dict[str, str]:
         return {short: long for short, long in table.items() if short != long and " " not in short}
+
+    def known_acronyms(self) -> dict[str, str]:
+        """Acronyms of the known lists: short -> long form, or -> itself for a known name such as
+        "OPT" or "SAR" (so that one abstract's "search and rescue (SAR)" does not capture it)."""
+        return {**{key: key for key in self.acronym_names}, **self.acronyms(self.known_aliases)}
 
 
 @lru_cache(maxsize=1)
@@ -101,7 +108,10 @@ def known_tables() -> KnownTables:
             records.setdefault(canonical, record)
         if record.source != "codesota-metric":
             names.setdefault(canonical, record.name)
-    return KnownTables(curated_aliases, known_aliases, types, names, records)
+    acronym_names = frozenset(
+        normalize_key(surface) for surface in {e.surface for e in load_gazetteer()} | {r.name for r in load_known()}
+        if " " not in surface and surface.isupper() and is_short_form(surface))
+    return KnownTables(curated_aliases, known_aliases, types, names, records, acronym_names - set(curated_aliases))
 
 
 def acronym_map(definitions: Iterable[tuple[str, str]]) -> dict[str, str]:
@@ -154,7 +164,7 @@ def resolve(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Resolved:
         for long_start, long_end, short_start, short_end in doc.abbreviations:
             definitions.append((clean_name(paper.abstract[short_start:short_end]),
                                 clean_name(paper.abstract[long_start:long_end]), index))
-    acronyms = acronym_table(definitions, known.acronyms(known.curated_aliases), known.acronyms(known.known_aliases))
+    acronyms = acronym_table(definitions, known.acronyms(known.curated_aliases), known.known_acronyms())
     local_maps: list[dict[str, str]] = [{} for _ in papers]
     for short, long, index in definitions:
         local_maps[index][normalize_key(short)] = acronyms.local(normalize_key(short), normalize_key(long))
@@ -245,7 +255,7 @@ def resolve(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Resolved:
     for key, found in papers_of.items():
         final_papers[final.get(key, key)] |= found
     report = report_records(merged, name_of, {k: len(v) for k, v in final_papers.items()}, acronyms, kept_apart)
-    return Resolved(extractions, report)
+    return Resolved(extractions, report, acronyms)
 
 
 def _first_key(base: str, local: dict[str, str], acronyms: AcronymTable, known: KnownTables) -> tuple[str, str]:
