@@ -204,11 +204,17 @@ def fit(
     return RoleModel(weights=tuple(tuple(round(float(v), 6) for v in row) for row in weights))
 
 
+def known_keys() -> frozenset[str]:
+    """Normalized names and aliases the curated table and the known lists hold."""
+    from paperkg.extract.canonical import known_tables
+
+    tables = known_tables()
+    return frozenset(tables.types) | frozenset(tables.curated_aliases) | frozenset(tables.known_aliases)
+
+
 def gold_examples(gold) -> tuple[list[list[float]], list[str]]:
     """Features and roles of every gold entity of paper-level gold papers."""
-    from paperkg.extract.canonical import gazetteer_names
-
-    known = gazetteer_names()
+    known = known_keys()
     x, y = [], []
     for gp in gold:
         context = PaperContext.of(gp.paper.abstract, gp.paper.title)
@@ -247,12 +253,10 @@ def load_role_model(path: Path | None = None) -> RoleModel | None:
 def assign_roles(extractions: Sequence[Extraction], model: RoleModel | None = None) -> list[Extraction]:
     """Replace each entity's rule role by the learned role; a mention's role is never stronger
     than its entity's (every mention of a proposed entity is proposed)."""
-    from paperkg.extract.canonical import gazetteer_names
-
     model = model or load_role_model()
     if model is None:
         return list(extractions)
-    known = gazetteer_names()
+    known = known_keys()
     out = []
     for extraction in extractions:
         paper = extraction.paper

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from tqdm import tqdm
 
-from paperkg.extract.canonical import DocMentions, resolve_corpus
+from paperkg.extract.canonical import DocMentions, Resolved, resolve
 from paperkg.extract.filtering import balanced
 from paperkg.extract.markup import clean_name, mask_markup, widen_to_markup
 from paperkg.extract.pipeline import build_pipeline
@@ -28,6 +29,33 @@ def extract_papers(
     ``paper.abstract`` exactly as read. Roles come from the learned role model
     (:mod:`~paperkg.extract.roles`) over the rule cues.
     """
+    return extract_corpus(papers, n_process=n_process, batch_size=batch_size, use_model=use_model,
+                          progress=progress).extractions
+
+
+def extract_corpus(
+    papers: Sequence[Paper],
+    *,
+    n_process: int = 1,
+    batch_size: int = 64,
+    use_model: bool = True,
+    progress: bool = True,
+) -> Resolved:
+    """As :func:`extract_papers`, plus the entity-resolution report (``resolution.jsonl``)."""
+    docs = extract_docs(papers, n_process=n_process, batch_size=batch_size, use_model=use_model, progress=progress)
+    resolved = resolve(papers, docs)
+    return replace(resolved, extractions=assign_roles(resolved.extractions))
+
+
+def extract_docs(
+    papers: Sequence[Paper],
+    *,
+    n_process: int = 1,
+    batch_size: int = 64,
+    use_model: bool = True,
+    progress: bool = True,
+) -> list[DocMentions]:
+    """The per-document NLP output (before corpus-level resolution), in input order."""
     nlp = build_pipeline(use_model)
     items = ((mask_markup(paper.abstract), index) for index, paper in enumerate(papers))
     docs: list[DocMentions | None] = [None] * len(papers)
@@ -40,4 +68,4 @@ def extract_papers(
             mentions=tuple(row for row in widened if balanced(clean_name(text[row[0] : row[1]]))),
             abbreviations=tuple(tuple(row) for row in doc._.paperkg_abbreviations),
         )
-    return assign_roles(resolve_corpus(papers, docs))
+    return docs

@@ -18,9 +18,11 @@ ROLE_TYPES = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
 HEADERS = {
     "papers": ["id:ID(Paper)", ":LABEL", "title", "abstract", "venue", "year:long", "url", "label", "authors:string[]",
                "community"],
-    "entities": ["key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "paper_count:long"],
+    "entities": ["key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "alias_keys:string[]", "pwc_id",
+                 "codesota_id", "area", "record_url", "paper_count:long"],
     "paper_entity": [":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long"],
-    "related_to": [":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]"],
+    "related_to": [":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]", "reason",
+                   "evidence"],
 }
 
 

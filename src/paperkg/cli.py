@@ -104,7 +104,8 @@ def build(inputs, out_dir, top_k, html, n_process, no_model, max_chars, progress
 @click.option("--top", default=10, show_default=True, help="Rows per list.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def stats(graph_file, top, as_json):
-    """Print counts, the top entities per type and the most-linked papers of a saved graph."""
+    """Print counts, singletons, top entities, duplicate candidates, links per paper and the
+    most-linked papers (by evidence) of a saved graph."""
     summary = paperkg.load(graph_file).stats(top=top)
     if as_json:
         click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
@@ -112,13 +113,30 @@ def stats(graph_file, top, as_json):
     counts = summary["counts"]
     click.echo(f"papers {counts['papers']}  entities {counts['entities']}  "
                f"paper-entity edges {counts['paper_entity_edges']}  paper links {counts['paper_links']}")
+    profile = summary["entities"]
+    click.echo(f"entities in one paper only: {profile['singletons']} ({profile['singleton_share']:.1%})")
+    click.echo("paper-entity edges by type and role:")
+    for kind, roles in profile["edges_by_type_and_role"].items():
+        click.echo(f"  {kind:<10} " + "  ".join(f"{role} {n}" for role, n in roles.items()))
     for kind in ENTITY_TYPES:
         click.echo(f"\n{kind} ({counts['entities_by_type'][kind]})")
         for row in summary["top_entities"][kind]:
             click.echo(f"  {row['paper_count']:>5}  {row['name']}")
-    click.echo("\nmost-linked papers")
+    dup = summary["duplicate_candidates"]
+    click.echo(f"\nduplicate candidates (entities in >= 2 papers): {dup['groups']} groups, "
+               f"{dup['rate']:.1%} of those entities")
+    for row in dup["top"]:
+        click.echo(f"  {' / '.join(row['keys'])}  ({', '.join(row['kinds'])})")
+    links = summary["links"]
+    per = links["links_per_paper"]
+    click.echo(f"\nlinks per paper: mean {per['mean']}, median {per['median']}, max {per['max']}; "
+               f"{links['papers_without_links']} papers without links, {links['papers_at_cap']} at the cap "
+               f"({links['cap']}); {links['links_on_one_entity']:.0%} of links rest on one entity")
+    click.echo("  " + "  ".join(f"{bucket}: {n}" for bucket, n in per["histogram"].items()))
+    click.echo("\nmost-linked papers (by the total weight of their links)")
     for row in summary["most_linked_papers"]:
-        click.echo(f"  {row['links']:>5}  {row['paper_id']}  {row['label']}")
+        click.echo(f"  {row['evidence']:>7.3f}  {row['links']:>3} links  {row['paper_id']}  {row['label']}")
+        click.echo(f"           strongest: {row['strongest']}")
 
 
 @cli.command()
