@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from paperkg.extract.normalize import GENERIC_HEADS
+from paperkg.extract.rules import is_name_like
 
 #: Words that never end a name ("TENG-Euler and", "basis presents a") nor start one.
 FUNCTION_WORDS = frozenset(
@@ -35,15 +35,15 @@ _VERB_TAIL = frozenset(
 DESCRIPTIVE_HEADS = frozenset(
     """
     data setting settings environment environments scenario scenarios condition conditions
-    manner way ways regime regimes case cases situation situations fashion context contexts
+    manner way ways regime regimes case cases situation situations fashion
     level levels stage stages aspect aspects factor factors type types kind kinds form forms
-    amount amounts number numbers capability capabilities ability abilities
-    behavior behaviors behaviour behaviours component components part parts space spaces
-    information knowledge world instance instances sample samples point points side
+    capability capabilities ability abilities
+    behavior behaviors behaviour behaviours component components part parts
+    knowledge world instance instances sample samples side
     """.split()
 )
 #: "X-based" and kin: only X is the mention (the guideline's span rule).
-_MODIFIER_SUFFIX = re.compile(r"-(?:based|driven|guided|aware|inspired|generated|powered|assisted|free|like|style)$", re.I)
+_MODIFIER_SUFFIX = re.compile(r"-(?:based|driven|guided|aware|inspired|generated|powered|assisted|like|style)$", re.I)
 _WORD = re.compile(r"\S+")
 _LETTER_RUN = re.compile(r"[^\W\d_]{2,}")
 _CODE_NAME = re.compile(r"[A-Z][A-Za-z0-9\-]+")  # "S3", "M3G": letters and digits, no math
@@ -55,7 +55,9 @@ def _words(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 def _bare(word: str) -> str:
-    return word.strip(".,;:!?\"'`“”").casefold()
+    """The word as compared with the word lists; an acronym ("IT", "HAVE") matches none."""
+    word = word.strip(".,;:!?\"'`“”")
+    return word if len(word) > 1 and word.isupper() else word.casefold()
 
 
 def balanced(name: str) -> bool:
@@ -81,9 +83,9 @@ def trim_candidate(text: str, start: int, end: int) -> tuple[int, int]:
     >>> text = "TENG-Euler and approximate maximum-weight basis presents a Semi-dual JKO (S-JKO"
     >>> [text[a:b] for a, b in (trim_candidate(text, 0, 14), trim_candidate(text, 15, 58), trim_candidate(text, 59, 79))]
     ['TENG-Euler', 'approximate maximum-weight basis', 'Semi-dual JKO']
-    >>> text = "a Transformer-based model"
-    >>> s, e = trim_candidate(text, 2, 19); text[s:e]
-    'Transformer'
+    >>> text = "a GNN-based model"
+    >>> s, e = trim_candidate(text, 2, 11); text[s:e]
+    'GNN'
     """
     # An unclosed bracket: cut before it ("JKO (S-JKO" -> "JKO"), or after a stray closer.
     segment = text[start:end]
@@ -107,8 +109,8 @@ def trim_candidate(text: str, start: int, end: int) -> tuple[int, int]:
     while end > start and text[end - 1] in ".,;:":
         end -= 1
     match = _MODIFIER_SUFFIX.search(text, start, end)
-    if match and match.end() == end and match.start() > start:
-        end = match.start()
+    if match and match.end() == end and match.start() > start and is_name_like(text[start : match.start()].split()[-1]):
+        end = match.start()  # "GNN-based" -> "GNN"; "model-based" stays
     return start, end
 
 
@@ -134,21 +136,19 @@ def reject_reason(name: str) -> str | None:
         return "descriptive head"
     if lower and len(words) > 2 and any(b in ("and", "or") for b in bare[1:-1]):
         return "coordination"
-    if lower and len(words) > 1 and bare[0].endswith("ing") and bare[0] not in _ING_NOUNS:
+    if lower and len(words) > 1 and bare[0] in _DESCRIPTIVE_GERUNDS:
         return "descriptive"
     if lower and len(words) > 5:
         return "too long"
     return None
 
 
-#: "-ing" words that start real names ("learning rate", "boosting trees", "sampling methods").
-_ING_NOUNS = frozenset(
+#: Gerunds that open a description, not a name ("harnessing uncertainty").
+_DESCRIPTIVE_GERUNDS = frozenset(
     """
-    learning training sampling boosting bagging pooling clustering ranking reasoning planning
-    tracking matching filtering smoothing scheduling routing hashing embedding encoding
-    modeling modelling programming computing processing mining parsing testing pruning
-    prompting tuning fine-tuning pretraining pre-training scaling labeling labelling
-    unlearning forecasting imputing imaging rendering recording sensing reading writing
-    spiking coding mapping missing running spanning post-training self-training meta-learning
+    harnessing leveraging using utilizing exploiting analyzing analysing ensuring shifting aligning
+    improving enhancing achieving enabling addressing providing capturing reducing incorporating
+    integrating mitigating allowing making combining exploring understanding studying
+    investigating evaluating applying bridging overcoming tackling handling obtaining
     """.split()
 )

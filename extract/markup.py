@@ -115,6 +115,8 @@ def widen_to_markup(text: str, start: int, end: int) -> tuple[int, int]:
     """
     for pattern in (_MATH, _LATEX_WRAPPER):
         for match in pattern.finditer(text, max(0, start - 300), min(len(text), end + 300)):
+            if match.end() - match.start() > 40:
+                continue  # long "math" is prose between stray dollar signs, not part of a name
             if match.start() < start < match.end() or (match.start() < end < match.end()):
                 if match.start() < end and start < match.end():
                     start, end = min(start, match.start()), max(end, match.end())

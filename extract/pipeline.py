@@ -66,9 +66,11 @@ class EntityComponent:
         text = doc.text
         candidates: list[tuple[int, int, str, str]] = []  # (start, end, type, origin)
         abbreviations = find_abbreviations(text)
+        model_ents = [(e.start_char, e.end_char, MODEL_LABELS[e.label_]) for e in doc.ents if e.label_ in MODEL_LABELS]
         for abbr in abbreviations:
             long_form = text[abbr.long_start : abbr.long_end]
-            kind = self._type_for(long_form) or "Method"
+            # Unknown long forms take the type the NER gave the same words, else Method.
+            kind = self._type_for(long_form) or _overlapping_type(model_ents, abbr.long_start, abbr.long_end) or "Method"
             candidates.append((abbr.long_start, abbr.long_end, kind, "abbreviation"))
             short = re.escape(text[abbr.short_start : abbr.short_end].rstrip("s"))
             for match in re.finditer(rf"(?<![\w\-]){short}s?(?![\w\-])", text):
@@ -127,6 +129,16 @@ class EntityComponent:
                 continue
             cleaned.append((start, end, kind, origin))
         return cleaned
+
+
+def _overlapping_type(spans: list[tuple[int, int, str]], start: int, end: int) -> str | None:
+    """The type of the longest span overlapping ``[start, end)``, if any.
+
+    >>> _overlapping_type([(0, 4, "Task"), (3, 20, "Method")], 2, 10)
+    'Method'
+    """
+    overlapping = [(min(e, end) - max(s, start), kind) for s, e, kind in spans if s < end and start < e]
+    return max(overlapping)[1] if overlapping else None
 
 
 def _context_type(text: str, end: int) -> str | None:
@@ -205,6 +217,8 @@ def build_pipeline(use_model: bool = True) -> Language:
             trained = spacy.load(MODEL_DIR)
         except (OSError, ValueError) as exc:
             raise ExtractionError(f"cannot load the trained model at {MODEL_DIR}: {exc}") from exc
+        if trained.vocab.vectors.shape[0]:
+            nlp.vocab.vectors = trained.vocab.vectors  # the NER reads the in-domain static vectors
         nlp.add_pipe("ner", source=trained)
     nlp.add_pipe("paperkg_entities")
     return nlp

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Sequence
 
 from tqdm import tqdm
 
 from paperkg.extract.canonical import DocMentions, Resolved, resolve
-from paperkg.extract.markup import mask_markup, widen_to_markup
+from paperkg.extract.filtering import balanced
+from paperkg.extract.markup import clean_name, mask_markup, widen_to_markup
 from paperkg.extract.pipeline import build_pipeline
+from paperkg.extract.roles import assign_roles
 from paperkg.types import Extraction, Paper
 
 
@@ -23,7 +26,8 @@ def extract_papers(
     """Typed, canonical entities for each paper, in input order.
 
     The NLP reads the abstract with markup blanked out (same length), so every offset indexes
-    ``paper.abstract`` exactly as read.
+    ``paper.abstract`` exactly as read. Roles come from the learned role model
+    (:mod:`~paperkg.extract.roles`) over the rule cues.
     """
     return extract_corpus(papers, n_process=n_process, batch_size=batch_size, use_model=use_model,
                           progress=progress).extractions
@@ -39,7 +43,8 @@ def extract_corpus(
 ) -> Resolved:
     """As :func:`extract_papers`, plus the entity-resolution report (``resolution.jsonl``)."""
     docs = extract_docs(papers, n_process=n_process, batch_size=batch_size, use_model=use_model, progress=progress)
-    return resolve(papers, docs)
+    resolved = resolve(papers, docs)
+    return replace(resolved, extractions=assign_roles(resolved.extractions))
 
 
 def extract_docs(
@@ -57,8 +62,10 @@ def extract_docs(
     stream = nlp.pipe(items, as_tuples=True, n_process=n_process, batch_size=batch_size)
     for doc, index in tqdm(stream, total=len(papers), desc="extract", unit="abstract", disable=not progress):
         text = papers[index].abstract
+        widened = ((*widen_to_markup(text, row[0], row[1]), *row[2:]) for row in doc._.paperkg_mentions)
         docs[index] = DocMentions(
-            mentions=tuple((*widen_to_markup(text, row[0], row[1]), *row[2:]) for row in doc._.paperkg_mentions),
+            # The filter read masked text; LaTeX can still leave an unclosed bracket in the raw name.
+            mentions=tuple(row for row in widened if balanced(clean_name(text[row[0] : row[1]]))),
             abbreviations=tuple(tuple(row) for row in doc._.paperkg_abbreviations),
         )
     return docs
