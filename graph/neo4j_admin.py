@@ -2,7 +2,7 @@
 
 ``paperkg export GRAPH_JSON --format neo4j-admin DIR`` writes into ``DIR``:
 
-``papers.csv``       ``id:ID(Paper),:LABEL,title,abstract,venue,year:long,url,label,authors:string[],community``
+``papers.csv``       ``id:ID(Paper),:LABEL,title,abstract,venue,year:long,url,label,authors:string[],community:int``
 ``entities.csv``     ``key:ID(Entity),:LABEL,type,name,aliases:string[],paper_count:long``
 ``paper_entity.csv`` ``:START_ID(Paper),:END_ID(Entity),:TYPE,count:long,evidence,evidence_offset:long``
 ``related_to.csv``   ``:START_ID(Paper),:END_ID(Paper),:TYPE,weight:double,shared:string[]``
@@ -36,7 +36,7 @@ from paperkg.types import ENTITY_TYPES
 ROLE_TYPES = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
 
 PAPER_HEADER = ("id:ID(Paper)", ":LABEL", "title", "abstract", "venue", "year:long", "url", "label",
-                "authors:string[]", "community")
+                "authors:string[]", "community:int")
 ENTITY_HEADER = ("key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "paper_count:long")
 PAPER_ENTITY_HEADER = (":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long")
 RELATED_TO_HEADER = (":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]")

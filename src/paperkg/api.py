@@ -88,11 +88,12 @@ class KnowledgeGraph:
         return run_named_query(self.graph, name, params)
 
     def stats(self, top: int = 10) -> dict:
-        """Counts, the top entities per type and the most-linked papers."""
+        """Counts, the top entities per type, the most-linked papers and the largest communities."""
         return {
             "counts": analytics.counts(self.graph),
             "top_entities": {t: analytics.entity_frequencies(self.graph, type=t, limit=top) for t in ENTITY_TYPES},
             "most_linked_papers": analytics.most_linked_papers(self.graph, k=top),
+            "communities": analytics.community_summary(self.graph, k=top),
         }
 
     # --- persistence and exports -------------------------------------------------------

@@ -111,11 +111,15 @@ def stats(graph_file, top, as_json):
         return
     counts = summary["counts"]
     click.echo(f"papers {counts['papers']}  entities {counts['entities']}  "
-               f"paper-entity edges {counts['paper_entity_edges']}  paper links {counts['paper_links']}")
+               f"paper-entity edges {counts['paper_entity_edges']}  paper links {counts['paper_links']}  "
+               f"communities {counts['communities']}")
     for kind in ENTITY_TYPES:
         click.echo(f"\n{kind} ({counts['entities_by_type'][kind]})")
         for row in summary["top_entities"][kind]:
             click.echo(f"  {row['paper_count']:>5}  {row['name']}")
+    click.echo("\nlargest communities (papers, most specific entities)")
+    for row in summary["communities"]:
+        click.echo(f"  {row['papers']:>5}  #{row['community']}  {', '.join(row['labels'])}")
     click.echo("\nmost-linked papers")
     for row in summary["most_linked_papers"]:
         click.echo(f"  {row['links']:>5}  {row['paper_id']}  {row['label']}")
