@@ -27,7 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from paperkg.graph.html import CHROMIUM, CHROMIUM_ARGS
+from paperkg.graph.explorer import CHROMIUM, CHROMIUM_ARGS
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_MS = 5000
@@ -105,7 +105,7 @@ class Browser:
 
 def screenshot(graph, path: Path, browser: Browser) -> None:
     """The README picture: seeds overview, one well-connected paper selected, panel open."""
-    from paperkg.graph.html import write_html
+    from paperkg.graph.explorer import write_html
 
     with tempfile.TemporaryDirectory() as tmp:
         page_path = write_html(graph, Path(tmp) / "explorer.html", view="overview", title="paperkg explorer: seed abstracts")[0]
@@ -138,7 +138,7 @@ def main() -> None:
     args = parser.parse_args()
     args.graph = dict(item.split("=", 1) for item in args.graph)
 
-    from paperkg.graph.html import VIEW_FILES, render_html
+    from paperkg.graph.explorer import VIEW_FILES, render_html
 
     out = args.out or Path(tempfile.mkdtemp(prefix="paperkg-bench-html-"))
     browser = Browser()

@@ -86,10 +86,11 @@ def community_of(graph: nx.DiGraph) -> dict[str, int]:
 def community_labels(graph: nx.DiGraph, *, k: int = 3) -> dict[int, list[str]]:
     """Community -> its ``k`` most specific entity node ids (community -1 has none).
 
-    An entity's specificity in a community is ``share * log(share / corpus_share)``: the share
-    of the community's papers holding it, times how much more often they hold it than the
-    corpus at large. An umbrella term held everywhere scores about 0 however frequent it is;
-    an entity held by one paper of the community is no label.
+    An entity's specificity in a community is ``sqrt(share) * log(lift)``: ``share`` is the
+    share of the community's papers holding it, ``lift`` that share over its corpus-wide paper
+    share. An umbrella term held everywhere has a lift near 1 and scores about 0 however
+    frequent it is. A label needs two papers of the community and a lift of at least 2, and an
+    entity labels only the community where it scores highest, so labels tell clusters apart.
 
     >>> g = nx.DiGraph()
     >>> for p, c, ents in [("a", 0, "xu"), ("b", 0, "xu"), ("c", 1, "yu"), ("d", 1, "yu")]:
@@ -111,10 +112,15 @@ def community_labels(graph: nx.DiGraph, *, k: int = 3) -> dict[int, list[str]]:
                 if community != NO_COMMUNITY:
                     held[(community, entity)] += 1
     n_papers = max(len(of), 1)
-    scored: dict[int, list[tuple[float, str]]] = {c: [] for c in size}
-    for (community, entity), count in held.items():
+    best: dict[str, tuple[float, int]] = {}
+    for (community, entity), count in sorted(held.items()):
         share = count / size[community]
         lift = share / (df[entity] / n_papers)
-        if count >= 2 and lift > 1:
-            scored[community].append((share * math.log(lift), entity))
-    return {c: [e for _, e in sorted(rows, key=lambda r: (-r[0], r[1]))[:k]] for c, rows in sorted(scored.items())}
+        if count >= 2 and lift >= 2:
+            score = math.sqrt(share) * math.log(lift)
+            if entity not in best or score > best[entity][0]:
+                best[entity] = (score, community)
+    scored: dict[int, list[tuple[float, str]]] = {c: [] for c in sorted(size)}
+    for entity, (score, community) in best.items():
+        scored[community].append((score, entity))
+    return {c: [e for _, e in sorted(rows, key=lambda r: (-r[0], r[1]))[:k]] for c, rows in scored.items()}

@@ -1,4 +1,4 @@
-"""Unit tests of the HTML explorer (paperkg.graph.html): escaping, caps, data assembly, files.
+"""Unit tests of the HTML explorer (paperkg.graph.explorer): escaping, caps, data assembly, files.
 
 ``make_graph`` builds a synthetic knowledge graph in the documented schema, with hostile strings
 (script/img/svg payloads, ``</script>``, U+2028, astral characters, a ``javascript:`` URL) in
@@ -18,7 +18,9 @@ import networkx as nx
 import pytest
 
 from paperkg.errors import GraphError
-from paperkg.graph import html as kghtml
+from paperkg.graph import explorer as kghtml
+from paperkg.graph.explorer.layout import force_layout
+from paperkg.graph.explorer.text import mark_ranges
 
 TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric")
 XSS_IMG = "<img src=x onerror=alert(1)>"
@@ -267,15 +269,15 @@ def test_marks_are_utf16_offsets_inside_the_evidence(graph):
 
 def test_mark_ranges_fallbacks():
     ev = "We use BERT and BERT again."
-    assert kghtml._mark_ranges(ev, 100, [[107, 111, "BERT"]]) == [7, 11]
+    assert mark_ranges(ev, 100, [[107, 111, "BERT"]]) == [7, 11]
     # wrong offsets: found by text
-    assert kghtml._mark_ranges(ev, 0, [[0, 4, "BERT"]]) == [7, 11]
+    assert mark_ranges(ev, 0, [[0, 4, "BERT"]]) == [7, 11]
     # outside the sentence and text absent: dropped
-    assert kghtml._mark_ranges(ev, 0, [[500, 504, "GPT"]]) == []
+    assert mark_ranges(ev, 0, [[500, 504, "GPT"]]) == []
     # overlaps merged
-    assert kghtml._mark_ranges(ev, 0, [[7, 11, "BERT"], [7, 15, "BERT and"]]) == [7, 15]
-    assert kghtml._mark_ranges("", 0, [[0, 1, "x"]]) == []
-    assert kghtml._mark_ranges(ev, None, "garbage") == []
+    assert mark_ranges(ev, 0, [[7, 11, "BERT"], [7, 15, "BERT and"]]) == [7, 15]
+    assert mark_ranges("", 0, [[0, 1, "x"]]) == []
+    assert mark_ranges(ev, None, "garbage") == []
 
 
 def test_evidence_sentences_are_deduplicated():
@@ -426,7 +428,7 @@ def test_byte_identical_across_processes(tmp_path):
 
     script = (
         "import sys, hashlib; sys.path.insert(0, sys.argv[1]);"
-        "from test_html import make_graph; from paperkg.graph.html import render_html;"
+        "from test_html import make_graph; from paperkg.graph.explorer import render_html;"
         "g = make_graph(60, 30, seed=2);"
         "print(hashlib.sha256(''.join(render_html(g, view=v) for v in ('overview', 'entity-map', 'similarity')).encode()).hexdigest())"
     )
@@ -456,8 +458,8 @@ def test_layout_is_deterministic_and_spread():
     import numpy as np
 
     edges = np.array([[i, (i * 7 + 3) % 300] for i in range(300)], dtype=np.int64)
-    a = kghtml._layout(300, edges, np.ones(300), seed=1)
-    b = kghtml._layout(300, edges, np.ones(300), seed=1)
+    a = force_layout(300, edges, np.ones(300), seed=1)
+    b = force_layout(300, edges, np.ones(300), seed=1)
     assert (a == b).all()
     assert np.ptp(a, axis=0).min() > 5
 
@@ -483,7 +485,8 @@ def test_write_html_targets(graph, tmp_path):
     assert kghtml.write_html(graph, tmp_path / "d1", view="overview") == [tmp_path / "d1" / "explorer.html"]
     assert kghtml.write_html(graph, tmp_path / "dir", view="entity-map") == [tmp_path / "dir" / "entities.html"]
     focus = kghtml.write_html(graph, tmp_path / "dir", focus="paper:P0002")
-    assert focus == [tmp_path / "dir" / "focus-paper-P0002.html"]
+    # a directory gets every view and, with focus=, the focus page too (as the CLI says)
+    assert [p.name for p in focus] == ["explorer.html", "entities.html", "similarity.html", "focus-paper-P0002.html"]
     everything = kghtml.write_html(graph, tmp_path / "all", view="all")
     assert [p.name for p in everything] == ["explorer.html", "entities.html", "similarity.html"]
     with pytest.raises(GraphError):
@@ -494,7 +497,7 @@ def test_write_html_targets(graph, tmp_path):
 
 
 def test_templates_ship_as_package_data():
-    root = Path(kghtml.__file__).parent / "templates"
+    root = Path(kghtml.__file__).parent.parent / "templates"
     for name in ("explorer.html.j2", "explorer.js", "explorer.css"):
         assert (root / name).is_file()
     js = (root / "explorer.js").read_text(encoding="utf-8")

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.graph import html as kghtml
+from paperkg.graph import explorer as kghtml
 
 pytestmark = pytest.mark.browser
 

@@ -110,7 +110,7 @@ class KnowledgeGraph:
 
     def to_html(self, path: PathLike, **options) -> list[Path]:
         """The interactive explorer: a file path writes one view, a directory writes all views."""
-        from paperkg.graph.html import write_html
+        from paperkg.graph.explorer import write_html
 
         return write_html(self.graph, path, **options)
 
