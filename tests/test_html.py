@@ -498,7 +498,7 @@ def test_write_html_targets(graph, tmp_path):
 
 def test_templates_ship_as_package_data():
     root = Path(kghtml.__file__).parent.parent / "templates"
-    for name in ("explorer.html.j2", "explorer.js", "explorer.css"):
+    for name in ("explorer.html.j2", "explorer.css", *(f"explorer/{m}" for m in kghtml.config.JS_MODULES)):
         assert (root / name).is_file()
-    js = (root / "explorer.js").read_text(encoding="utf-8")
+    js = "".join((root / "explorer" / m).read_text(encoding="utf-8") for m in kghtml.config.JS_MODULES)
     assert "innerHTML" not in js and "insertAdjacentHTML" not in js and "document.write" not in js

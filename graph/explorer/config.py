@@ -69,4 +69,10 @@ SIMILARITY_K = 3
 VIEW_SPACING = {"entity-map": 80.0, "focus": 60.0}
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+#: The page script's modules (``templates/explorer/``), inlined in this order into one scope:
+#: each may use what the ones before it define.
+JS_MODULES = (
+    "data.js", "graph.js", "style.js", "network.js", "labels.js", "panel.js",
+    "filters.js", "views.js", "search.js", "main.js",
+)
 SURROGATE = re.compile("[\ud800-\udfff]")

@@ -12,7 +12,7 @@ from typing import Any
 
 from paperkg.atomic import atomic_write_text
 from paperkg.errors import GraphError
-from paperkg.graph.explorer.config import DEFAULT_HOPS, TEMPLATES, VIEW_FILES, VIEWS
+from paperkg.graph.explorer.config import DEFAULT_HOPS, JS_MODULES, TEMPLATES, VIEW_FILES, VIEWS
 from paperkg.graph.explorer.payload import palette, payload, prepare
 from paperkg.graph.explorer.text import as_text, json_for_script
 from paperkg.graph.explorer.universe import as_digraph, build_universe
@@ -43,7 +43,13 @@ def vis_assets() -> tuple[str, str]:
 
 @functools.lru_cache(maxsize=1)
 def app_assets() -> tuple[str, str]:
-    js = (TEMPLATES / "explorer.js").read_text(encoding="utf-8")
+    """The page script (its modules in ``JS_MODULES`` order, one shared scope) and stylesheet."""
+    modules = [(TEMPLATES / "explorer" / name).read_text(encoding="utf-8") for name in JS_MODULES]
+    js = (
+        "/* paperkg explorer. All graph text is inserted with text nodes (textContent /\n"
+        "   createTextNode): never HTML strings built from data. */\n"
+        '(function () {\n"use strict";\n' + "".join(modules) + "})();\n"
+    )
     css = (TEMPLATES / "explorer.css").read_text(encoding="utf-8")
     if re.search(r"</script|<!--", js, re.I) or re.search(r"</style", css, re.I):
         raise GraphError("explorer.js/.css cannot be inlined safely")  # pragma: no cover

@@ -1,0 +1,1 @@
+/* Labels: only those that fit without overlapping, most important first. */

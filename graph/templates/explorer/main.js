@@ -1,0 +1,22 @@
+/* Start: filters, first selection, and the window.paperkg hooks tests and benches use. */
+/* ---------------------------------------------------------------- start */
+buildFilters();
+applyFilters();
+if (META.center && nodesDS.get(META.center)) {
+  network.once("afterDrawing", () => selectNode(META.center, {}));
+}
+
+window.paperkg = {
+  network, nodes: nodesDS, edges: edgesDS, data: DATA,
+  select: (id) => selectNode(id, { center: true }),
+  focus: (id, hops) => enterFocus(idToU.get(id), hops || currentHops(), {}),
+  reset: resetView,
+  resetFilters,
+  ego: (id, hops, cap) => Array.from(egoGraph(idToU.get(id), hops, cap || FOCUS_CAP).dist.keys()).map(nodeId).sort(),
+  counts: () => {
+    let vn = 0, ve = 0;
+    nodesDS.forEach((n) => { if (!n.hidden) vn++; });
+    edgesDS.forEach((e) => { if (!e.hidden) ve++; });
+    return { nodes: nodesDS.length, edges: edgesDS.length, visibleNodes: vn, visibleEdges: ve };
+  },
+};

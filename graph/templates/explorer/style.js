@@ -1,0 +1,93 @@
+/* Node and edge styling, and tooltips built from DOM elements. */
+/* ---------------------------------------------------------------- node and edge styling */
+function shade(hex, f) {
+  const n = parseInt(hex.slice(1), 16);
+  const c = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((v) => Math.round(v * f));
+  return "#" + c.map((v) => v.toString(16).padStart(2, "0")).join("");
+}
+const COLOR_OBJ = COLORS.map((c) => ({
+  background: c, border: shade(c, 0.65),
+  highlight: { background: c, border: "#000000" }, hover: { background: c, border: "#000000" },
+}));
+const FADED = { background: "#ececec", border: "#d4d4d4", highlight: { background: "#ececec", border: "#000" }, hover: { background: "#ececec", border: "#999" } };
+const FADED_FONT = { color: "#cfcfcf", strokeWidth: 0 };
+const FADED_EDGE = { color: "#ececec", highlight: "#1b1b1b", hover: "#9a9a9a", inherit: false, opacity: 1 };
+function fontFor(u, size) {
+  if (u < NP) return { size: 11, color: "#222", strokeWidth: 3, strokeColor: "#ffffff" };
+  return { size: Math.round(12 + size / 3), color: "#111", strokeWidth: 3, strokeColor: "#ffffff" };
+}
+function nodeSize(u) {
+  if (u < NP) return 9;
+  return Math.round(Math.min(40, 9 + 3.5 * Math.log2(1 + adj().has[u].length)) * 10) / 10;
+}
+/** A vis node for universe index u (the same fields html.py assembles with pyvis). */
+function makeNode(u, x, y) {
+  const t = typeOf(u);
+  return { id: nodeId(u), label: shortLabel(labelOf(u)) || nodeId(u), shape: SHAPES[t], group: "g" + t, size: nodeSize(u), x, y };
+}
+function decorateNode(n) {
+  const u = idToU.get(n.id);
+  const out = Object.assign({}, n);
+  out.color = COLOR_OBJ[typeOf(u)];
+  out.font = fontFor(u, n.size || 9);
+  // built now (cheap: a few text nodes), so the tooltip also shows over the node's label
+  out.title = nodeTooltip(u);
+  return out;
+}
+const EDGE_COLORS = {
+  HAS: { color: "#b3b3b3", highlight: "#1b1b1b", hover: "#444444", inherit: false },
+  REL: { color: "#56B4E9", highlight: "#0b3d66", hover: "#0072B2", inherit: false, opacity: 0.8 },
+  CO: { color: "#a8a8a8", highlight: "#1b1b1b", hover: "#444444", inherit: false },
+};
+function decorateEdge(e) {
+  const out = Object.assign({}, e);
+  out.color = EDGE_COLORS[e.kind] || EDGE_COLORS.HAS;
+  if (e.kind === "REL" || e.kind === "CO") out.value = e.w;
+  return out;
+}
+function hasEdge(k) {
+  const row = HAS[k];
+  const e = { id: "h" + k, kind: "HAS", role: row[2], from: nodeId(row[0]), to: nodeId(row[1]) };
+  if (row[2] === 0) e.width = 2;
+  else if (row[2] === 2) e.dashes = true;
+  return e;
+}
+function relEdge(k) {
+  const row = REL[k];
+  return { id: "r" + k, kind: "REL", w: row[2], from: nodeId(row[0]), to: nodeId(row[1]) };
+}
+
+/* ---------------------------------------------------------------- tooltips (DOM elements) */
+function nodeTooltip(u) {
+  const box = el("div", "tt");
+  append(box, el("span", "tt-title", titleOf(u)));
+  if (u < NP) {
+    const p = PAPERS[u];
+    const vy = [p.v, p.y].filter((x) => x !== undefined && x !== null).join(" ");
+    if (vy) append(box, el("span", "tt-sub", vy));
+    append(box, el("span", "tt-sub", plural(adj().has[u].length, "entity", "entities")));
+  } else {
+    const e = ENTS[u - NP];
+    append(box, el("span", "tt-sub", TYPES[e.ty] + " · " + plural(adj().has[u].length, "paper")));
+    if (e.a && e.a.length) append(box, el("span", "tt-sub", "Also: " + e.a.slice(0, 4).join(", ") + (e.a.length > 4 ? ", …" : "")));
+  }
+  return box;
+}
+function edgeTooltip(e) {
+  const box = el("div", "tt");
+  const k = parseInt(e.id.slice(1), 10);
+  if (e.kind === "HAS") {
+    const row = HAS[k];
+    append(box, el("span", "tt-title", labelOf(row[0]) + " → " + labelOf(row[1])));
+    append(box, el("span", "tt-sub", ROLES[row[2]] + (row[3] > 1 ? " · " + plural(row[3], "mention") : "")));
+    append(box, evidence(row));
+  } else if (e.kind === "REL") {
+    const row = REL[k];
+    append(box, el("span", "tt-title", "Related papers (weight " + row[2] + ")"));
+    if (row[3] && row[3].length) append(box, el("span", "tt-sub", "Shared: " + row[3].map(labelOf).join(", ")));
+  } else {
+    append(box, el("span", "tt-title", labelOf(idToU.get(e.from)) + " + " + labelOf(idToU.get(e.to))));
+    append(box, el("span", "tt-sub", plural(e.w, "shared paper")));
+  }
+  return box;
+}
