@@ -13,10 +13,11 @@ VIEW_FILES: dict[str, str] = {
     "entity-map": "entities.html",
     "similarity": "similarity.html",
 }
-#: Per-view caps used when an argument is ``None``. ``max_edges`` drops the weakest edges;
+#: Per-view caps used when an argument is ``None``. ``max_edges`` drops the weakest edges; on
+#: the overview (the topic map) ``max_papers`` and ``max_entities`` cap what opening a topic draws;
 #: ``max_focus_nodes`` caps the ego graph (focus pages and the in-page focus mode alike).
 DEFAULT_CAPS: dict[str, dict[str, int]] = {
-    "overview": {"max_entities": 200, "max_papers": 800, "max_edges": 10_000},
+    "overview": {"max_entities": 40, "max_papers": 150, "max_edges": 2_000},
     "entity-map": {"max_entities": 300, "max_edges": 1_500},
     "similarity": {"max_papers": 1_000, "max_edges": 4_000},
     "focus": {"max_focus_nodes": 300, "max_edges": 3_000},
@@ -60,13 +61,20 @@ EXTRA_COLOURS = ("#56B4E9", "#F0E442", "#000000")
 LABEL_MAX = 32
 MAX_AUTHORS = 12
 MAX_ALIASES = 30
-MAX_SHARED = 3
+MAX_SHARED = 6
 LAYOUT_SEED = 20240601
 SPACING = 46.0  # px per layout unit
 GRAVITY = 0.05
 SIMILARITY_K = 3
+#: links kept per topic on the topic map
+TOPIC_K = 3
+#: the entity map: pairs need this many shared papers; umbrella terms are held by more
+#: than UMBRELLA_SHARE of the papers (and by at least UMBRELLA_MIN)
+MIN_SHARED = 2
+UMBRELLA_SHARE = 0.05
+UMBRELLA_MIN = 10
 #: px per layout unit, per view (the entity map has few, large nodes with long labels)
-VIEW_SPACING = {"entity-map": 80.0, "focus": 60.0}
+VIEW_SPACING = {"entity-map": 80.0, "focus": 60.0, "overview": 150.0}
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 #: The page script's modules (``templates/explorer/``), inlined in this order into one scope:

@@ -141,7 +141,40 @@ def packed_layout(n: int, pairs: list[tuple[int, int]], weights: list[float], *,
     return pos - (pos.min(0) + pos.max(0)) / 2 if n else pos
 
 
+def separate(pos: np.ndarray, half: np.ndarray, *, gap: float = 6.0, rounds: int = 80) -> np.ndarray:
+    """Push apart boxes (centres ``pos``, half sizes ``half``, px) until none overlap, each
+    pair along the axis where it overlaps least; keeps the layout's shape otherwise.
+
+    >>> p = separate(np.array([[0.0, 0.0], [5.0, 0.0]]), np.array([[10.0, 10.0], [10.0, 10.0]]))
+    >>> bool(abs(p[1, 0] - p[0, 0]) >= 20 or abs(p[1, 1] - p[0, 1]) >= 20)
+    True
+    """
+    pos = pos.astype(float).copy()
+    n = len(pos)
+    for _ in range(rounds):
+        d = pos[None, :, :] - pos[:, None, :]
+        need = half[None, :, :] + half[:, None, :] + gap
+        over = need - np.abs(d)
+        hit = (over[:, :, 0] > 0) & (over[:, :, 1] > 0)
+        np.fill_diagonal(hit, False)
+        if not hit.any():
+            break
+        axis = np.where(over[:, :, 0] < over[:, :, 1], 0, 1)
+        push = np.zeros((n, 2))
+        i, j = np.nonzero(hit)
+        ax = axis[i, j]
+        amount = over[i, j, ax] / 2 + 0.5
+        # identical centres: separate by index so the result stays deterministic
+        sign = np.sign(d[i, j, ax])
+        sign[sign == 0] = np.where(i[sign == 0] < j[sign == 0], 1, -1)
+        np.add.at(push, (j, ax), sign * amount / 2)
+        np.add.at(push, (i, ax), -sign * amount / 2)
+        pos = np.round(pos + push, 4)
+    return pos
+
+
 def place(view: View) -> None:
+    """Positions in px for the view's nodes; nodes with a box (``view.boxes``) never overlap."""
     order = view.nodes
     local = {u: i for i, u in enumerate(order)}
     pairs, weights = [], []
@@ -149,9 +182,8 @@ def place(view: View) -> None:
         if a != b:
             pairs.append((local[a], local[b]))
             weights.append(w)
-    pos = packed_layout(len(order), pairs, weights, seed=LAYOUT_SEED)
-    spacing = VIEW_SPACING.get(view.name, SPACING)
-    view.positions = {
-        u: (int(round(float(x) * spacing)), int(round(float(y) * spacing)))
-        for u, (x, y) in zip(order, pos)
-    }
+    pos = packed_layout(len(order), pairs, weights, seed=LAYOUT_SEED) * VIEW_SPACING.get(view.name, SPACING)
+    if view.boxes and len(order) > 1:
+        half = np.array([view.boxes.get(u, (10.0, 10.0)) for u in order], float)
+        pos = separate(pos, half)
+    view.positions = {u: (int(round(float(x))), int(round(float(y)))) for u, (x, y) in zip(order, pos)}

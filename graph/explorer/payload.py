@@ -14,7 +14,8 @@ from paperkg.graph.explorer.layout import place
 from paperkg.graph.explorer.text import short
 from paperkg.graph.explorer.universe import Universe, as_digraph, build_universe
 from paperkg.graph.explorer.views import (
-    View, check_cap, entity_map_view, focus_view, overview_view, resolve_node, similarity_view,
+    View, check_cap, cluster_radius, entity_map_view, focus_view, resolve_node, similarity_view,
+    topic_lines, topic_map_view,
 )
 from paperkg.types import ROLES
 
@@ -31,7 +32,15 @@ def vis_lists(uni: Universe, view: View) -> tuple[list[dict], list[dict]]:
     from pyvis.network import Network  # imports IPython: keep it out of module import time
 
     net = Network(directed=True)  # directed: skips pyvis' O(E^2) duplicate-edge scan
+    topics = {-1 - c: (c, n, labels) for c, n, labels in uni.communities}
+    ids = {u: f"community:{topics[u][0]}" if u < 0 else uni.ids[u] for u in view.nodes}
     for u in view.nodes:
+        if u < 0:
+            c, n, labels = topics[u]
+            x, y = view.positions.get(u, (0, 0))
+            net.add_node(ids[u], label="\n".join(topic_lines(uni, labels, n)), shape="dot", group="topic",
+                         size=cluster_radius(n), x=x, y=y)
+            continue
         t = uni.type_of[u]
         x, y = view.positions.get(u, (0, 0))
         net.add_node(
@@ -44,7 +53,7 @@ def vis_lists(uni: Universe, view: View) -> tuple[list[dict], list[dict]]:
             y=y,
         )
     for edge_id, a, b, extra in view.edges:
-        net.add_edge(uni.ids[a], uni.ids[b], id=edge_id, **extra)
+        net.add_edge(ids[a], ids[b], id=edge_id, **extra)
     nodes = [dict(n) for n in net.nodes]
     edges = []
     for e in net.edges:
@@ -106,7 +115,7 @@ def prepare(
             max_papers=check_cap("max_papers", max_papers, d["max_papers"]),
             max_edges=check_cap("max_edges", max_edges, d["max_edges"]),
         )
-        v = overview_view(uni, caps["max_entities"], caps["max_papers"], caps["max_edges"])
+        v = topic_map_view(uni, caps["max_edges"])
     elif view == "entity-map":
         d = DEFAULT_CAPS["entity-map"]
         caps.update(
@@ -156,6 +165,7 @@ def payload(uni: Universe, v: View, caps: dict[str, int], hops: int, title: str,
         "sentences": uni.sentences,
         "has": uni.has,
         "related": uni.related,
+        "communities": uni.communities,
         "view": {"nodes": nodes, "edges": edges},
     }
 

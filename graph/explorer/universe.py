@@ -9,6 +9,7 @@ from typing import Any
 import networkx as nx
 
 from paperkg.errors import GraphError
+from paperkg.graph.communities import NO_COMMUNITY, community_labels, community_of
 from paperkg.graph.explorer.config import MAX_ALIASES, MAX_AUTHORS, MAX_SHARED
 from paperkg.graph.explorer.text import as_text, finite, http_url, int_or_none, mark_ranges
 from paperkg.types import ENTITY_TYPES, ROLES
@@ -24,8 +25,9 @@ class Universe:
     papers: list[dict[str, Any]]
     entities: list[dict[str, Any]]
     has: list[list[Any]]  # [paper, entity, role, count, sentence, marks]
-    related: list[list[Any]]  # [paper, paper, weight, [shared entity...]]
+    related: list[list[Any]]  # [paper, paper, weight, [[shared entity, contribution | None]...]]
     sentences: list[str]
+    communities: list[list[Any]]  # [number, papers, [label entity...]], largest first
     has_adj: list[list[int]] = field(default_factory=list)
     rel_adj: list[list[int]] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
@@ -49,6 +51,31 @@ def as_digraph(graph: Any) -> nx.Graph:
     raise GraphError(f"expected a networkx graph or a KnowledgeGraph, got {type(graph).__name__}")
 
 
+def shared_evidence(data: dict, index: dict[str, int], n_papers: int) -> list[list[Any]]:
+    """A link's shared entities as [universe index, contribution or None], strongest first.
+
+    The link's ``evidence`` (entity key and contribution, in ``shared`` order) when the graph
+    has it; otherwise its ``shared`` keys without contributions.
+    """
+    evidence = data.get("evidence")
+    if isinstance(evidence, (list, tuple)) and evidence:
+        items = [(e.get("key"), e.get("contribution")) for e in evidence if isinstance(e, dict)]
+    else:
+        keys = data.get("shared")
+        items = [(key, None) for key in (keys if isinstance(keys, (list, tuple)) else [])]
+    shared: list[list[Any]] = []
+    for key, contribution in items:
+        key = as_text(key)
+        j = None if key is None else index.get(key if key.startswith("entity:") else "entity:" + key)
+        if j is None or j < n_papers:
+            continue
+        share = None if contribution is None else round(finite(contribution, 0.0), 4)
+        shared.append([j, share])
+        if len(shared) >= MAX_SHARED:
+            break
+    return shared
+
+
 def build_universe(g: nx.Graph) -> Universe:
     paper_ids = sorted(n for n, d in g.nodes(data=True) if d.get("kind") == "Paper")
     entity_ids = sorted(n for n, d in g.nodes(data=True) if d.get("kind") == "Entity")
@@ -65,6 +92,7 @@ def build_universe(g: nx.Graph) -> Universe:
     n_papers = len(paper_ids)
     type_of = [0] * n_papers + [type_index[str(g.nodes[n].get("type"))] for n in entity_ids]
 
+    community = community_of(g) if paper_ids else {}
     papers = []
     for node in paper_ids:
         data = g.nodes[node]
@@ -84,6 +112,8 @@ def build_universe(g: nx.Graph) -> Universe:
         url = http_url(data.get("url"))
         if url:
             rec["u"] = url
+        if community.get(node, NO_COMMUNITY) != NO_COMMUNITY:
+            rec["c"] = community[node]
         authors = data.get("authors") or []
         if isinstance(authors, str):
             authors = [authors]
@@ -107,6 +137,16 @@ def build_universe(g: nx.Graph) -> Universe:
             rec["a"] = aliases[:MAX_ALIASES]
             if len(aliases) > MAX_ALIASES:
                 rec["na"] = len(aliases)
+        key = as_text(data.get("key"))
+        if key:
+            rec["k"] = key
+        for field_name, short_name in (("pwc_id", "pw"), ("codesota_id", "cs")):
+            value = as_text(data.get(field_name))
+            if value:
+                rec[short_name] = value
+        record = http_url(data.get("record_url"))
+        if record:
+            rec["ru"] = record
         entities.append(rec)  # paper counts: the page counts the entity's links
 
     role_index = {r: i for i, r in enumerate(ROLES)}
@@ -159,18 +199,14 @@ def build_universe(g: nx.Graph) -> Universe:
 
     related: list[list[Any]] = []
     for a, b, data in rel_raw:
-        shared_keys = data.get("shared") or []
-        shared = []
-        for key in shared_keys if isinstance(shared_keys, (list, tuple)) else []:
-            key = as_text(key)
-            if key is None:
-                continue
-            j = index.get(key if key.startswith("entity:") else "entity:" + key)
-            if j is not None and j >= n_papers:
-                shared.append(j)
-            if len(shared) >= MAX_SHARED:
-                break
-        related.append([a, b, round(finite(data.get("weight"), 0.0), 4), shared])
+        related.append([a, b, round(finite(data.get("weight"), 0.0), 4), shared_evidence(data, index, n_papers)])
+
+    sizes = Counter(c for c in community.values() if c != NO_COMMUNITY)
+    labels = community_labels(g)
+    communities = [
+        [c, n, [index[e] for e in labels.get(c, []) if e in index]]
+        for c, n in sorted(sizes.items(), key=lambda item: (-item[1], item[0]))
+    ]
 
     uni = Universe(
         ids=ids,
@@ -183,6 +219,7 @@ def build_universe(g: nx.Graph) -> Universe:
         has=has,
         related=related,
         sentences=sentences,
+        communities=communities,
     )
     uni.has_adj = [[] for _ in ids]
     uni.rel_adj = [[] for _ in ids]
@@ -200,5 +237,6 @@ def build_universe(g: nx.Graph) -> Universe:
         "has": len(has),
         "by_role": {r: by_role.get(r, 0) for r in ROLES},
         "related": len(related),
+        "communities": len(communities),
     }
     return uni

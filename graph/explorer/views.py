@@ -10,7 +10,7 @@ from typing import Any
 import networkx as nx
 
 from paperkg.errors import GraphError
-from paperkg.graph.explorer.config import SIMILARITY_K
+from paperkg.graph.explorer.config import MIN_SHARED, SIMILARITY_K, TOPIC_K, UMBRELLA_MIN, UMBRELLA_SHARE
 from paperkg.graph.explorer.text import short
 from paperkg.graph.explorer.universe import Universe
 
@@ -24,6 +24,7 @@ class View:
     notes: list[str]
     info: dict[str, Any]
     positions: dict[int, tuple[int, int]] = field(default_factory=dict)
+    boxes: dict[int, tuple[float, float]] = field(default_factory=dict)  # half width, half height (px)
 
 
 def check_cap(name: str, value: int | None, default: int) -> int:
@@ -53,60 +54,91 @@ def rel_edge(uni: Universe, k: int) -> tuple[str, int, int, dict[str, Any]]:
     return (f"r{k}", row[0], row[1], {"kind": "REL", "w": row[2]})
 
 
-def overview_view(uni: Universe, max_entities: int, max_papers: int, max_edges: int) -> View:
-    n_p = uni.n_papers
-    entity_rank = sorted(range(n_p, len(uni.ids)), key=lambda u: (-len(uni.has_adj[u]), uni.ids[u]))
-    chosen_entities = entity_rank[:max_entities]
-    chosen = set(chosen_entities)
-    score = Counter()
-    for u in chosen_entities:
-        for k in uni.has_adj[u]:
-            score[uni.has[k][0]] += 1
-    paper_rank = sorted(range(n_p), key=lambda p: (-score[p], -len(uni.has_adj[p]), uni.ids[p]))
-    chosen_papers = paper_rank[:max_papers]
-    paper_set = set(chosen_papers)
-    edge_ids = [
-        k
-        for p in sorted(chosen_papers)
-        for k in uni.has_adj[p]
-        if uni.has[k][1] in chosen
-    ]
-    dropped_edges = 0
-    if len(edge_ids) > max_edges:
-        # keep the strongest: proposed > used > mentioned, then more mentions
-        edge_ids.sort(key=lambda k: (uni.has[k][2], -uni.has[k][3], k))
-        dropped_edges = len(edge_ids) - max_edges
-        edge_ids = sorted(edge_ids[:max_edges])
-    linked = {uni.has[k][1] for k in edge_ids} | {uni.has[k][0] for k in edge_ids}
-    entities = sorted(u for u in chosen_entities if u in linked or not uni.has_adj[u])
-    papers = sorted(paper_set)
+def cluster_node(community: int) -> int:
+    """The view node of a community on the topic map: negative, so it never meets a universe
+    index (``payload`` turns it into the vis node ``community:<n>``)."""
+    return -1 - community
+
+
+def cluster_radius(papers: int) -> float:
+    """Radius in px of a topic on the map: its area grows with its papers."""
+    return round(14 + 3.2 * math.sqrt(papers), 1)
+
+
+def topic_lines(uni: Universe, labels: list[int], papers: int) -> list[str]:
+    """The label of a topic on the map: its two most specific entities, then its size."""
+    names = [short(uni.label(u)) for u in labels[:2]] or ["(no shared entity)"]
+    return [*names, f"{fmt(papers)} papers"]
+
+
+def topic_map_view(uni: Universe, max_edges: int) -> View:
+    """Communities of papers as clusters sized by papers, each joined to the communities it
+    shares the most link weight with (per pair: summed RELATED_TO weight over the square root
+    of the two sizes; each cluster keeps its ``TOPIC_K`` strongest, at most ``max_edges``)."""
+    number = {c: i for i, (c, _n, _labels) in enumerate(uni.communities)}
+    size = {c: n for c, n, _labels in uni.communities}
+    community = {p: rec["c"] for p, rec in enumerate(uni.papers) if "c" in rec}
+    between: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0.0, 0])
+    for a, b, w, _shared in uni.related:
+        ca, cb = community.get(a), community.get(b)
+        if ca is not None and cb is not None and ca != cb:
+            pair = between[(min(ca, cb), max(ca, cb))]
+            pair[0] += w
+            pair[1] += 1
+    strength = {pair: total / math.sqrt(size[pair[0]] * size[pair[1]]) for pair, (total, _n) in between.items()}
+    per_cluster: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for pair in strength:
+        per_cluster[pair[0]].append(pair)
+        per_cluster[pair[1]].append(pair)
+    picked: set[tuple[int, int]] = set()
+    for pairs in per_cluster.values():
+        pairs.sort(key=lambda pair: (-strength[pair], pair))
+        picked.update(pairs[:TOPIC_K])
+    ranked = sorted(picked, key=lambda pair: (-strength[pair], pair))
+    dropped = max(0, len(ranked) - max_edges)
+    ranked = sorted(ranked[:max_edges])
+    edges, weights = [], []
+    top = max((strength[pair] for pair in ranked), default=1.0) or 1.0
+    for i, (ca, cb) in enumerate(ranked):
+        edges.append((f"t{i}", cluster_node(ca), cluster_node(cb),
+                       {"kind": "TOPIC", "w": round(strength[(ca, cb)], 4), "n": between[(ca, cb)][1]}))
+        weights.append(0.2 + strength[(ca, cb)] / top)
+    nodes = [cluster_node(c) for c in sorted(number)]
+    boxes = {}
+    for c, n, labels in uni.communities:
+        radius, lines = cluster_radius(n), topic_lines(uni, labels, n)
+        # about 7.2 px per character and 16 px per line at the map's 13 px label font
+        half_w = max(radius, max(len(line) for line in lines) * 3.6) + 4
+        boxes[cluster_node(c)] = (half_w, max(radius, len(lines) * 8.0) + 4)
+    unlinked = uni.n_papers - sum(size.values())
     notes = []
-    n_e = len(uni.ids) - n_p
-    if len(chosen_entities) < n_e:
-        notes.append(
-            f"the {fmt(len(chosen_entities))} entities with the most papers "
-            f"(of {fmt(n_e)})"
-        )
-    if len(papers) < n_p:
-        notes.append(f"the {fmt(len(papers))} papers most linked to them (of {fmt(n_p)})")
-    if dropped_edges:
-        notes.append(f"the {fmt(max_edges)} strongest links ({fmt(dropped_edges)} weaker ones dropped)")
-    edges = [has_edge(uni, k) for k in edge_ids]
+    if unlinked:
+        notes.append(f"{fmt(unlinked)} papers without similarity links belong to no topic")
+    if dropped:
+        notes.append(f"the {fmt(max_edges)} strongest links between topics ({fmt(dropped)} weaker ones dropped)")
     return View(
         name="overview",
-        nodes=papers + entities,
+        nodes=nodes,
         edges=edges,
-        weights=[1.0] * len(edges),
+        weights=weights,
         notes=notes,
-        info={"title": "Overview: papers and their entities"},
+        info={"title": f"Topic map: {fmt(len(nodes))} communities of papers, labelled by their most specific entities"},
+        boxes=boxes,
     )
 
 
 def entity_map_view(uni: Universe, max_entities: int, max_edges: int) -> View:
+    """Entities linked by the papers they share: only pairs shared by ``MIN_SHARED`` papers or
+    more, ranked by association (shared papers over the geometric mean of both paper counts,
+    so hubs do not win by size alone); umbrella terms (held by more than ``UMBRELLA_SHARE`` of
+    the papers, and by at least ``UMBRELLA_MIN`` papers) are left out. The ``max_entities``
+    entities with the most papers among the rest are candidates; the drawn ones have a link."""
     n_p = uni.n_papers
-    entity_rank = sorted(range(n_p, len(uni.ids)), key=lambda u: (-len(uni.has_adj[u]), uni.ids[u]))
+    umbrella_at = max(UMBRELLA_SHARE * n_p, UMBRELLA_MIN)
+    umbrellas = [u for u in range(n_p, len(uni.ids)) if len(uni.has_adj[u]) > umbrella_at]
+    candidates = [u for u in range(n_p, len(uni.ids)) if 1 < len(uni.has_adj[u]) <= umbrella_at]
+    entity_rank = sorted(candidates, key=lambda u: (-len(uni.has_adj[u]), uni.ids[u]))
     chosen = sorted(entity_rank[:max_entities])
-    chosen_set = set(chosen)
     per_paper: dict[int, list[int]] = defaultdict(list)
     for u in chosen:
         for k in uni.has_adj[u]:
@@ -117,34 +149,39 @@ def entity_map_view(uni: Universe, max_entities: int, max_edges: int) -> View:
         for i, a in enumerate(members):
             for b in members[i + 1 :]:
                 co[(a, b)] += 1
-    pairs = sorted(co.items(), key=lambda kv: (-kv[1], uni.ids[kv[0][0]], uni.ids[kv[0][1]]))
+    papers_of = {u: len(uni.has_adj[u]) for u in chosen}
+    assoc = {pair: w / math.sqrt(papers_of[pair[0]] * papers_of[pair[1]]) for pair, w in co.items() if w >= MIN_SHARED}
+    pairs = sorted(assoc, key=lambda pair: (-assoc[pair], -co[pair], uni.ids[pair[0]], uni.ids[pair[1]]))
     dropped = max(0, len(pairs) - max_edges)
     pairs = sorted(pairs[:max_edges])
     edges = []
     weights = []
     deg = Counter()
-    for (a, b), _w in pairs:
+    for a, b in pairs:
         deg[a] += 1
         deg[b] += 1
     mean_deg = (2 * len(pairs) / len(deg)) if deg else 1.0
-    for i, ((a, b), w) in enumerate(pairs):
+    for i, (a, b) in enumerate(pairs):
+        w = co[(a, b)]
         edges.append((f"c{i}", a, b, {"kind": "CO", "w": w, "value": w}))
         # hubs would pull everything into one knot: damp attraction by the endpoints' degrees
         weights.append(math.log2(1 + w) * mean_deg / math.sqrt(deg[a] * deg[b]) * 0.5)
-    notes = []
-    n_e = len(uni.ids) - n_p
-    if len(chosen) < n_e:
-        notes.append(f"the {fmt(len(chosen))} entities with the most papers (of {fmt(n_e)})")
+    drawn = sorted(deg)
+    notes = [f"entities linked by {MIN_SHARED} or more shared papers"]
+    if umbrellas:
+        names = ", ".join(uni.label(u) for u in sorted(umbrellas, key=lambda u: (-len(uni.has_adj[u]), uni.ids[u]))[:5])
+        notes.append(f"{fmt(len(umbrellas))} umbrella terms left out ({names}{', …' if len(umbrellas) > 5 else ''})")
+    if len(entity_rank) > len(chosen):
+        notes.append(f"candidates: the {fmt(len(chosen))} entities with the most papers (of {fmt(len(entity_rank))} in two or more)")
     if dropped:
         notes.append(f"the {fmt(max_edges)} strongest co-occurrences ({fmt(dropped)} weaker ones dropped)")
-    assert chosen_set.issuperset(u for _, a, b, _x in edges for u in (a, b))
     return View(
         name="entity-map",
-        nodes=chosen,
+        nodes=drawn,
         edges=edges,
         weights=weights,
         notes=notes,
-        info={"title": "Entity map: entities linked by shared papers"},
+        info={"title": "Entity map: entities that share papers"},
     )
 
 
