@@ -141,7 +141,7 @@ def packed_layout(n: int, pairs: list[tuple[int, int]], weights: list[float], *,
     return pos - (pos.min(0) + pos.max(0)) / 2 if n else pos
 
 
-def separate(pos: np.ndarray, half: np.ndarray, *, gap: float = 6.0, rounds: int = 80) -> np.ndarray:
+def separate(pos: np.ndarray, half: np.ndarray, *, gap: float = 6.0, rounds: int = 400) -> np.ndarray:
     """Push apart boxes (centres ``pos``, half sizes ``half``, px) until none overlap, each
     pair along the axis where it overlaps least; keeps the layout's shape otherwise.
 
@@ -163,7 +163,7 @@ def separate(pos: np.ndarray, half: np.ndarray, *, gap: float = 6.0, rounds: int
         push = np.zeros((n, 2))
         i, j = np.nonzero(hit)
         ax = axis[i, j]
-        amount = over[i, j, ax] / 2 + 0.5
+        amount = over[i, j, ax] + 0.5
         # identical centres: separate by index so the result stays deterministic
         sign = np.sign(d[i, j, ax])
         sign[sign == 0] = np.where(i[sign == 0] < j[sign == 0], 1, -1)

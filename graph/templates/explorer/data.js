@@ -17,6 +17,18 @@ const REL = DATA.related;
 const FOCUS_CAP = META.caps.max_focus_nodes;
 const FOCUS_EDGE_CAP = META.caps.max_focus_edges;
 const LABEL_MAX = META.labelMax;
+/* topics (communities): [number, papers, [label entity...]], largest first; "community:<n>" nodes */
+const COMMS = DATA.communities;
+const COMM = new Map(COMMS.map((c) => [c[0], c]));
+const TOPIC_PREFIX = "community:";
+const isTopic = (id) => typeof id === "string" && id.startsWith(TOPIC_PREFIX);
+const topicNumber = (id) => parseInt(id.slice(TOPIC_PREFIX.length), 10);
+const topicName = (c) => { const t = COMM.get(c); return t && t[2].length ? t[2].slice(0, 3).map((u) => labelOf(u)).join(" · ") : "Topic " + c; };
+const TOPIC_PAPER_CAP = META.caps.max_papers || 150;
+const TOPIC_ENTITY_CAP = META.caps.max_entities || 40;
+const TOPIC_REL_K = 3;
+/** node id -> its full canvas label (vis draws none: labels.js draws those that fit) */
+const LABELS = new Map();
 const ROLE_HEADINGS = { proposed: "Proposed in", used: "Used by", mentioned: "Mentioned in" };
 const LIST_CAP = 25;
 

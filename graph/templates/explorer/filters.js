@@ -53,7 +53,7 @@ function applyFilters() {
   const vis = new Map();
   const typeTotal = TYPES.map(() => 0);
   const typeShown = TYPES.map(() => 0);
-  for (const id of cur.nodes) vis.set(id, typeOn[typeOf(idToU.get(id))]);
+  for (const id of cur.nodes) vis.set(id, isTopic(id) || typeOn[typeOf(idToU.get(id))]);
   const hasAny = new Set();
   const hasRole = new Set();
   const roleTotal = ROLES.map(() => 0);
@@ -66,11 +66,14 @@ function applyFilters() {
   for (const id of hasAny) if (!hasRole.has(id)) vis.set(id, false);
   const nodeUpd = [];
   let shownNodes = 0;
+  let topics = 0;
   for (const id of cur.nodes) {
     const v = vis.get(id);
+    if (v) shownNodes++;
+    if (isTopic(id)) { topics++; continue; }
     const t = typeOf(idToU.get(id));
     typeTotal[t]++;
-    if (v) { shownNodes++; typeShown[t]++; }
+    if (v) typeShown[t]++;
     if (hiddenState.get(id) !== !v) { hiddenState.set(id, !v); nodeUpd.push({ id, hidden: !v }); }
   }
   const edgeUpd = [];
@@ -82,14 +85,25 @@ function applyFilters() {
   }
   if (nodeUpd.length) nodesDS.update(nodeUpd);
   if (edgeUpd.length) edgesDS.update(edgeUpd);
+  // only what this view holds: a type or role the view does not draw gets no row (no 0/0)
   TYPES.forEach((t, i) => {
     $("type-count-" + i).textContent = fmt(typeShown[i]) + "/" + fmt(typeTotal[i]);
+    typeBoxes[i].parentElement.hidden = typeTotal[i] === 0 && typeOn[i];
     $("legend-count-" + i).textContent = fmt(typeTotal[i]) + " drawn · " + fmt(i === 0 ? META.stats.papers : (META.stats.by_type[t] || 0));
+    $("legend-count-" + i).parentElement.hidden = typeTotal[i] === 0;
   });
-  ROLES.forEach((r, i) => { $("role-count-" + i).textContent = fmt(roleTotal[i]); });
+  $("type-filter").hidden = typeBoxes.every((b) => b.parentElement.hidden);
+  ROLES.forEach((r, i) => {
+    $("role-count-" + i).textContent = fmt(roleTotal[i]);
+    roleBoxes[i].parentElement.hidden = roleTotal[i] === 0 && roleOn[i];
+  });
   const anyHas = roleTotal.some((n) => n > 0);
-  $("role-filter").disabled = !anyHas;
-  $("role-note").hidden = anyHas;
+  $("role-filter").hidden = !anyHas;
+  $("reset-filters").hidden = !anyHas && $("type-filter").hidden;
+  $("legend-topics").hidden = topics === 0;
+  $("legend-topic-count").textContent = fmt(topics) + " drawn";
+  const kinds = new Set(cur.edges.map((e) => (e.kind === "HAS" ? ROLES[e.role] : e.kind)));
+  doc.querySelectorAll(".legend-edges li").forEach((li) => { li.hidden = !kinds.has(li.dataset.kind); });
   const status = $("filter-status");
   const filtered = typeOn.some((x) => !x) || roleOn.some((x) => !x);
   status.textContent = "Showing " + fmt(shownNodes) + " of " + plural(cur.nodes.length, "node") +
@@ -100,6 +114,10 @@ function applyFilters() {
   $("drawn").textContent = plural(cur.nodes.length, "node") + " · " + plural(cur.edges.length, "edge");
   const empty = $("empty");
   empty.hidden = cur.nodes.length > 0;
-  if (!cur.nodes.length) empty.textContent = META.view === "similarity" ? "This graph has no similarity links to draw." : "This graph has no nodes to draw.";
+  if (!cur.nodes.length) {
+    empty.textContent = META.view === "similarity" ? "This graph has no similarity links to draw."
+      : META.view === "overview" ? "No topics: this graph has no similarity links. The search still finds every paper and entity."
+      : "This graph has no nodes to draw.";
+  }
   return { shownNodes, shownEdges };
 }

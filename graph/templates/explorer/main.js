@@ -2,6 +2,7 @@
 /* ---------------------------------------------------------------- start */
 buildFilters();
 applyFilters();
+rankLabels();
 if (META.center && nodesDS.get(META.center)) {
   network.once("afterDrawing", () => selectNode(META.center, {}));
 }
@@ -11,6 +12,9 @@ window.paperkg = {
   select: (id) => selectNode(id, { center: true }),
   focus: (id, hops) => enterFocus(idToU.get(id), hops || currentHops(), {}),
   reset: resetView,
+  openTopic: (c) => openTopic(c, {}),
+  /** the labels drawn in the last frame: id, text lines, their fonts, box in canvas-element px */
+  labels: () => drawnLabels.map((l) => ({ id: l.id, lines: l.lines, fonts: l.fonts, lineH: l.lineH, box: l.box })),
   resetFilters,
   ego: (id, hops, cap) => Array.from(egoGraph(idToU.get(id), hops, cap || FOCUS_CAP).dist.keys()).map(nodeId).sort(),
   counts: () => {

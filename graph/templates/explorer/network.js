@@ -7,6 +7,7 @@ const BASE = { nodes: DATA.view.nodes, edges: DATA.view.edges, title: META.viewT
 const big = BASE.edges.length > 1500 || BASE.nodes.length > 800;
 const groups = {};
 TYPES.forEach((t, i) => { groups["g" + i] = { shape: SHAPES[i], color: COLOR_OBJ[i] }; });
+groups.topic = { shape: "dot", color: TOPIC_COLOR };
 const options = {
   autoResize: true,
   physics: { enabled: false },
@@ -15,7 +16,7 @@ const options = {
     hover: true, tooltipDelay: 120, hideEdgesOnDrag: big, hideEdgesOnZoom: big,
     keyboard: { enabled: true, bindToWindow: false }, navigationButtons: false, multiselect: false,
   },
-  nodes: { borderWidth: 1, borderWidthSelected: 3, scaling: { label: { drawThreshold: 7, maxVisible: 30 } } },
+  nodes: { borderWidth: 1, borderWidthSelected: 3 },
   edges: {
     smooth: false, width: 1, selectionWidth: 1.5, hoverWidth: 0.5,
     scaling: { min: 1, max: 7, label: { enabled: false } },
@@ -60,9 +61,9 @@ function applyFade(nodes, edges) {
   for (const id of fadedNodes) {
     if (nodes.has(id)) continue;
     const n = nodesDS.get(id);
-    if (n) nu.push({ id, color: COLOR_OBJ[typeOf(idToU.get(id))], font: fontFor(idToU.get(id), n.size || 9) });
+    if (n) nu.push({ id, color: colorOf(id) });
   }
-  for (const id of nodes) if (!fadedNodes.has(id)) nu.push({ id, color: FADED, font: FADED_FONT });
+  for (const id of nodes) if (!fadedNodes.has(id)) nu.push({ id, color: FADED });
   const eu = [];
   for (const id of fadedEdges) {
     if (edges.has(id)) continue;
@@ -99,9 +100,14 @@ function deselect() {
  */
 function selectNode(id, opts) {
   opts = opts || {};
+  if (isTopic(id)) return COMM.has(topicNumber(id)) ? (openTopic(topicNumber(id), opts), true) : false;
   const u = idToU.get(id);
   if (u === undefined) return false;
   let n = nodesDS.get(id);
+  if (!n && u < NP && PAPERS[u].c !== undefined && META.view === "overview") {
+    openTopic(PAPERS[u].c, {});  // a paper not drawn on the topic map: open its topic
+    n = nodesDS.get(id);
+  }
   if (!n) {
     enterFocus(u, currentHops(), opts);
     return true;
@@ -120,7 +126,9 @@ function selectNode(id, opts) {
 }
 network.on("click", (p) => {
   if (p.nodes.length) selectNode(p.nodes[0], {});
-  else if (p.edges.length === 1 && p.edges[0][0] === "h") { deselect(); openEdgePanel(parseInt(p.edges[0].slice(1), 10)); }
+  else if (p.edges.length === 1 && "hrc".includes(p.edges[0][0])) { deselect(); openLinkPanel(p.edges[0]); }
   else { deselect(); closePanel(false); }
 });
-network.on("doubleClick", (p) => { if (p.nodes.length) enterFocus(idToU.get(p.nodes[0]), currentHops(), {}); });
+network.on("doubleClick", (p) => {
+  if (p.nodes.length && !isTopic(p.nodes[0])) enterFocus(idToU.get(p.nodes[0]), currentHops(), {});
+});

@@ -81,6 +81,20 @@ function entityPanel(u) {
   append(m, swatch(e.ty), " " + TYPES[e.ty] + " · " + plural(rows.length, "paper"));
   append(body, m);
   if (e.a && e.a.length) append(body, el("p", "meta", "Also called: " + e.a.join(", ") + (e.na ? " and " + fmt(e.na - e.a.length) + " more" : "")));
+  append(body, el("p", "meta canonical", "Canonical id: " + (e.k || e.i.slice(7))));
+  const ids = [e.pw ? "Papers with Code: " + e.pw : null, e.cs ? "CodeSOTA: " + e.cs : null].filter(Boolean);
+  const record = safeUrl(e.ru);
+  if (ids.length || record) {
+    const p = el("p", "meta record", ids.join(" · "));
+    if (record) {
+      const a = el("a", null, "archived record");
+      a.href = record;
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+      append(p, ids.length ? " · " : "", a, " (" + new URL(record).host + ")");
+    }
+    append(body, p);
+  }
   append(body, actions(u));
   ROLES.forEach((role, r) => {
     const mine = rows.filter((row) => row[2] === r);
@@ -117,6 +131,7 @@ function entityPanel(u) {
 function showPanel(title, body, opts) {
   if (panel.hidden && doc.activeElement && doc.activeElement !== doc.body) lastFocus = doc.activeElement;
   $("panel-title").textContent = title;
+  panel.removeAttribute("data-edge");
   panelBody.replaceChildren(body);
   panel.hidden = false;
   panel.scrollTop = 0;
@@ -126,15 +141,76 @@ function openPanel(u, opts) {
   showPanel(titleOf(u), u < NP ? paperPanel(u) : entityPanel(u), opts);
   panel.setAttribute("data-node", nodeId(u));
 }
-function openEdgePanel(k) {
-  const row = HAS[k];
+/** The panel of a drawn link: "h<k>" paper-entity (its evidence), "r<k>" paper-paper (why the
+ *  two papers are linked), "c<i>" entity-entity (the papers they share). */
+function openLinkPanel(edgeId) {
+  const k = parseInt(edgeId.slice(1), 10);
   const body = el("div");
-  append(body, append(el("p", "meta", "Paper: "), navButton(row[0])));
-  const m = el("p", "meta", TYPES[typeOf(row[1])] + ": ");
-  m.appendChild(navButton(row[1], labelOf(row[1])));
-  append(body, m, el("p", "meta", "Role: " + ROLES[row[2]] + (row[3] > 1 ? " · " + plural(row[3], "mention") : "")), evidence(row));
-  showPanel("Link: " + ROLES[row[2]], body, {});
+  if (edgeId[0] === "h") {
+    const row = HAS[k];
+    append(body, append(el("p", "meta", "Paper: "), navButton(row[0])));
+    const m = el("p", "meta", TYPES[typeOf(row[1])] + ": ");
+    m.appendChild(navButton(row[1], labelOf(row[1])));
+    append(body, m, el("p", "meta", "Role: " + ROLES[row[2]] + (row[3] > 1 ? " · " + plural(row[3], "mention") : "")), evidence(row));
+    showPanel("Link: " + ROLES[row[2]], body, {});
+  } else if (edgeId[0] === "r") {
+    const row = REL[k];
+    append(body, el("p", "meta", "Similarity " + row[2] + ": the cosine of the two papers' entity vectors, rare entities weighing more."));
+    const ends = el("ul");
+    ends.setAttribute("data-list", "papers");
+    for (const p of [row[0], row[1]]) ends.appendChild(append(el("li"), navButton(p)));
+    append(body, el("h3", null, "The two papers"), ends);
+    const ul = el("ul");
+    ul.setAttribute("data-list", "shared");
+    (row[3] || []).forEach(([u, share], i) => {
+      const li = el("li");
+      append(li, swatch(typeOf(u)), " ", navButton(u, labelOf(u)), el("span", "badge", TYPES[typeOf(u)]),
+        el("span", "badge", plural(adj().has[u].length, "paper")));
+      if (share !== null && share !== undefined) append(li, el("span", "badge contribution", "contribution " + share));
+      for (const p of [row[0], row[1]]) {
+        const h = adj().has[p].find((kk) => HAS[kk][1] === u);
+        if (h !== undefined) append(li, evidence(HAS[h]));
+      }
+      ul.appendChild(li);
+      if (i === 0) li.classList.add("strongest");
+    });
+    append(body, el("h3", null, "Shared entities, strongest contribution first (" + (row[3] || []).length + ")"), ul);
+    showPanel("Why these papers are linked", body, {});
+  } else {
+    const e = edgesDS.get(edgeId);
+    const a = idToU.get(e.from), b = idToU.get(e.to);
+    const papersOf = (u) => new Set(adj().has[u].map((kk) => HAS[kk][0]));
+    const pb = papersOf(b);
+    const both = Array.from(papersOf(a)).filter((p) => pb.has(p)).sort((p, q) => cmpId(p, q));
+    for (const u of [a, b]) append(body, append(el("p", "meta", TYPES[typeOf(u)] + ": "), navButton(u, labelOf(u))));
+    const ul = el("ul");
+    ul.setAttribute("data-list", "papers");
+    const more = moreList(ul, both, (p) => append(el("li"), navButton(p)));
+    append(body, el("h3", null, "Papers holding both (" + both.length + ")"), ul, more);
+    showPanel("Shared papers", body, {});
+  }
   panel.setAttribute("data-node", "");
+  panel.setAttribute("data-edge", edgeId);
+}
+/** A topic's panel: its most specific entities and its papers. */
+function openTopicPanel(c, m, opts) {
+  const t = COMM.get(c);
+  const body = el("div");
+  append(body, el("p", "meta", plural(m.size, "paper") + " in this community (Louvain over the similarity links)."));
+  const lab = el("ul");
+  lab.setAttribute("data-list", "labels");
+  for (const u of t[2]) {
+    const n = m.held.get(u) || 0;
+    append(lab, append(el("li"), swatch(typeOf(u)), " ", navButton(u, labelOf(u)),
+      el("span", "badge", fmt(n) + " of its papers · " + fmt(adj().has[u].length) + " in all")));
+  }
+  if (t[2].length) append(body, el("h3", null, "Most specific entities"), lab);
+  const ul = el("ul");
+  ul.setAttribute("data-list", "papers");
+  const more = moreList(ul, m.papers, (p) => append(el("li"), navButton(p)));
+  append(body, el("h3", null, "Papers, most linked first (" + m.papers.length + (m.papers.length < m.size ? " of " + m.size : "") + ")"), ul, more);
+  showPanel("Topic: " + topicName(c), body, opts);
+  panel.setAttribute("data-node", TOPIC_PREFIX + c);
 }
 function closePanel(restore) {
   if (panel.hidden) return;

@@ -1,7 +1,19 @@
 /* Views in place: focus mode, opening a community, the breadcrumb back. */
 /* ---------------------------------------------------------------- views and focus mode */
 function currentHops() { return parseInt($("hops").value, 10) || META.hops || 2; }
-function setView(nodes, edges, title, isBase) {
+/** The breadcrumb: the page's base view, then the view opened in place (if any). */
+function setCrumb(text) {
+  const nav = $("crumbs");
+  nav.replaceChildren();
+  if (text === null) { nav.hidden = true; return; }
+  const back = el("button", "linkish", META.view === "overview" ? "Topic map" : "Full view");
+  back.type = "button";
+  back.id = "crumb-base";
+  back.addEventListener("click", () => { resetView(); $("search").focus(); });
+  append(nav, back, el("span", "crumb-sep", " › "), el("span", "crumb-here", text));
+  nav.hidden = false;
+}
+function setView(nodes, edges, title, isBase, crumb) {
   selected = null;
   network.unselectAll();
   $("focus-selected").disabled = true;
@@ -13,8 +25,10 @@ function setView(nodes, edges, title, isBase) {
   nodesDS.add(nodes.map(decorateNode));
   edgesDS.add(edges.map(decorateEdge));
   cur = { nodes: nodes.map((n) => n.id), edges: edges.map((e) => ({ id: e.id, from: e.from, to: e.to, kind: e.kind, role: e.role })) };
+  rankLabels();
   $("view-title").textContent = title;
   $("reset-view").hidden = isBase;
+  setCrumb(isBase ? null : (crumb || title));
   applyFilters();
   network.fit({ animation: false });
 }
@@ -44,15 +58,21 @@ function focusLayout(center, members, dist) {
       ang[j] = a; x[j] = radius * Math.cos(a); y[j] = radius * Math.sin(a);
     });
   }
-  // attraction: paper-entity links 1, similarity links (dense among papers) 0.3
+  return relax(members, x, y, K, idx.get(center));
+}
+/** Attraction along the members' links (paper-entity 1, similarity 0.3), repulsion between
+ *  all pairs, a cooling step cap: a short Fruchterman-Reingold pass from (x, y). `pinned`
+ *  (an index or -1) stays put. Deterministic: no randomness. */
+function relax(members, x, y, K, pinned, relKeep) {
+  const n = members.length;
+  const idx = new Map(members.map((v, i) => [v, i]));
   const edges = [];
   const a = adj();
   for (const v of members) {
     for (const k of a.has[v]) if (HAS[k][0] === v && idx.has(HAS[k][1])) edges.push([idx.get(v), idx.get(HAS[k][1]), 1]);
-    for (const k of a.rel[v]) if (REL[k][0] === v && idx.has(REL[k][1])) edges.push([idx.get(v), idx.get(REL[k][1]), 0.3]);
+    for (const k of a.rel[v]) if (REL[k][0] === v && idx.has(REL[k][1]) && (!relKeep || relKeep.has(k))) edges.push([idx.get(v), idx.get(REL[k][1]), 0.3]);
   }
   let temp = K * 2;
-  const c0 = idx.get(center);
   const dx = new Float64Array(n);
   const dy = new Float64Array(n);
   const iters = n > 600 ? 30 : 60;
@@ -72,7 +92,7 @@ function focusLayout(center, members, dist) {
       dx[i] -= ddx * f; dy[i] -= ddy * f; dx[j] += ddx * f; dy[j] += ddy * f;
     }
     for (let i = 0; i < n; i++) {
-      if (i === c0) continue;
+      if (i === pinned) continue;
       const len = Math.sqrt(dx[i] * dx[i] + dy[i] * dy[i]) + 1e-9;
       const s = Math.min(len, temp) / len;
       x[i] += dx[i] * s; y[i] += dy[i] * s;
@@ -93,9 +113,72 @@ function enterFocus(u, hops, opts) {
   const title = "Focus: " + shortLabel(labelOf(u)) + " (" + plural(hops, "hop") + ")" +
     (ego.truncated ? " · capped at " + fmt(FOCUS_CAP) + " nodes" : "") +
     (picked.dropped ? " · " + fmt(picked.dropped) + " weaker links not drawn" : "");
-  setView(nodes, edges, title, false);
+  setView(nodes, edges, title, false, "Focus: " + shortLabel(labelOf(u)));
   selectNode(nodeId(u), { moveFocus: !!(opts && opts.moveFocus) });
   return { nodes: members.map(nodeId), truncated: ego.truncated };
+}
+/** What opening topic c draws: its most linked papers (at most TOPIC_PAPER_CAP) and the
+ *  entities two or more of them hold, most specific first (at most TOPIC_ENTITY_CAP). */
+function topicMembers(c) {
+  const a = adj();
+  const inside = new Set();
+  for (let u = 0; u < NP; u++) if (PAPERS[u].c === c) inside.add(u);
+  const links = new Map();
+  for (const u of inside) {
+    let n = 0;
+    for (const k of a.rel[u]) if (inside.has(REL[k][0] === u ? REL[k][1] : REL[k][0])) n++;
+    links.set(u, n);
+  }
+  const papers = Array.from(inside).sort((p, q) => links.get(q) - links.get(p) || cmpId(p, q)).slice(0, TOPIC_PAPER_CAP);
+  const held = new Map();
+  for (const u of inside) for (const k of a.has[u]) held.set(HAS[k][1], (held.get(HAS[k][1]) || 0) + 1);
+  const score = new Map();
+  for (const [e, n] of held) {
+    const share = n / inside.size;
+    const lift = share / (a.has[e].length / NP);
+    if (n >= 2) score.set(e, Math.sqrt(share) * Math.log(Math.max(lift, 1.0001)));
+  }
+  const entities = Array.from(score.keys()).sort((p, q) => score.get(q) - score.get(p) || cmpId(p, q)).slice(0, TOPIC_ENTITY_CAP);
+  return { papers, entities, size: inside.size, held };
+}
+/** Open topic c in place: its papers and their shared entities, laid out here (papers on an
+ *  outer ring, entities inside, then relaxed), with the topic's panel and a breadcrumb back. */
+function openTopic(c, opts) {
+  const m = topicMembers(c);
+  const members = m.entities.concat(m.papers);
+  const n = members.length;
+  const x = new Float64Array(n);
+  const y = new Float64Array(n);
+  const K = 80;
+  members.forEach((v, i) => {
+    const inner = i < m.entities.length;
+    const ring = inner ? m.entities.length : m.papers.length;
+    const j = inner ? i : i - m.entities.length;
+    const r = K * (inner ? 1 + Math.sqrt(ring) * 0.6 : 2 + Math.sqrt(ring) * 0.9);
+    const a = (2 * Math.PI * j) / Math.max(ring, 1);
+    x[i] = r * Math.cos(a); y[i] = r * Math.sin(a);
+  });
+  const keep = new Set(members);
+  const a = adj();
+  const edges = [];
+  // each paper's TOPIC_REL_K strongest similarity links: the whole web would be a knot
+  const rel = new Set();
+  for (const v of m.papers) {
+    for (const k of a.has[v]) if (keep.has(HAS[k][1])) edges.push(hasEdge(k));
+    const mine = a.rel[v].filter((k) => keep.has(REL[k][0] === v ? REL[k][1] : REL[k][0]));
+    mine.sort((p, q) => REL[q][2] - REL[p][2] || p - q);
+    for (const k of mine.slice(0, TOPIC_REL_K)) rel.add(k);
+  }
+  for (const k of rel) edges.push(relEdge(k));
+  const pos = relax(members, x, y, K, -1, rel);
+  const nodes = members.map((v) => makeNode(v, pos.get(v)[0], pos.get(v)[1]));
+  edges.sort((p, q) => (p.id < q.id ? -1 : p.id > q.id ? 1 : 0));
+  const name = topicName(c);
+  const title = "Topic: " + name + " · " + plural(m.size, "paper") +
+    (m.papers.length < m.size ? " (the " + fmt(m.papers.length) + " most linked drawn)" : "");
+  setView(nodes, edges, title, false, "Topic: " + name);
+  openTopicPanel(c, m, opts);
+  return { papers: m.papers.map(nodeId), entities: m.entities.map(nodeId) };
 }
 function resetView() {
   setView(BASE.nodes, BASE.edges, BASE.title, true);
