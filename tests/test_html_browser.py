@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from paperkg.graph import explorer as kghtml
+from paperkg.graph.communities import community_labels
 
 pytestmark = pytest.mark.browser
 
@@ -135,6 +136,35 @@ class Page:
         self.page.mouse.click(point["x"], point["y"])
         return True
 
+    def open_topic(self) -> str:
+        """Open the largest topic of the topic map with a real click on it; returns its node id."""
+        topic = self.eval("'community:' + window.paperkg.data.communities[0][0]")
+        self.eval("window.paperkg.network.fit({animation: false})")
+        assert self.click_node(topic), f"{topic} cannot be clicked"
+        self.page.wait_for_function("document.getElementById('crumbs').hidden === false")
+        return topic
+
+    def label_overlap(self) -> tuple[int, float]:
+        """(labels drawn, share of them whose box overlaps another's), the boxes measured here:
+        each label's text width with the canvas font it was drawn in, placed at its node's
+        screen position (centred on a topic, below any other node)."""
+        boxes = self.eval(
+            """() => {
+                const net = window.paperkg.network, ctx = document.createElement('canvas').getContext('2d');
+                return window.paperkg.labels().map((l) => {
+                    const pos = net.canvasToDOM(net.getPositions([l.id])[l.id]);
+                    const w = Math.max(...l.lines.map((t, i) => { ctx.font = l.fonts[i]; return ctx.measureText(t).width; }));
+                    const h = l.lineH * l.lines.length, r = window.paperkg.nodes.get(l.id).size * net.getScale();
+                    const top = l.id.startsWith('community:') ? pos.y - h / 2 : pos.y + r + 2;
+                    return [pos.x - w / 2, top, w, h];
+                });
+            }"""
+        )
+        def hit(a, b):
+            return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+        overlapping = sum(1 for i, a in enumerate(boxes) if any(hit(a, b) for j, b in enumerate(boxes) if j != i))
+        return len(boxes), overlapping / max(len(boxes), 1)
+
     def zoom_to(self, node_id: str, scale: float = 2.0):
         self.eval("([id, s]) => window.paperkg.network.focus(id, {scale: s, animation: false})", [node_id, scale])
         self.page.wait_for_timeout(50)
@@ -150,8 +180,18 @@ def site(graph, tmp_path_factory):
     out = tmp_path_factory.mktemp("site")
     focus = ["paper:P0000", "entity:" + "dataset/dataset001"]
     paths = kghtml.write_views(graph, out, focus=focus)
-    capped = kghtml.write_html(graph, out / "capped.html", max_entities=3, max_papers=5)
+    capped = kghtml.write_html(graph, out / "capped.html", view="similarity", max_papers=5)
     return {"dir": out, "pages": {p.name: p for p in paths}, "capped": capped[0]}
+
+
+@pytest.fixture
+def topic_page(site, open_page):
+    """The topic map with its largest topic opened (papers and their entities drawn)."""
+    def _open():
+        page = open_page(site["pages"]["explorer.html"])
+        page.open_topic()
+        return page
+    return _open
 
 
 @pytest.fixture
@@ -225,8 +265,10 @@ def test_search_selects_a_drawn_paper(site, open_page):
     first = page.eval("document.querySelector('#suggestions li').dataset.node")
     assert first == "paper:P0007"
     assert page.eval("document.getElementById('search').getAttribute('aria-expanded')") == "true"
+    assert "opens its topic" in page.eval("document.querySelector('#suggestions li .s-kind').textContent")
     page.page.keyboard.press("Enter")
     assert page.eval("window.paperkg.network.getSelectedNodes()") == ["paper:P0007"]
+    assert page.eval("document.getElementById('crumbs').textContent").startswith("Topic map › Topic: ")
     assert page.panel_node() == "paper:P0007"
     assert page.eval("document.getElementById('panel-title').textContent") == "Paper 7 on topic 2"
     assert page.eval("document.getElementById('suggestions').hidden") is True
@@ -243,13 +285,14 @@ def test_search_selects_a_drawn_paper(site, open_page):
 def test_search_matches_aliases_and_reaches_undrawn_nodes(graph, site, open_page):
     page = open_page(site["capped"])
     drawn = set(page.eval("window.paperkg.nodes.getIds()"))
-    assert "paper:P0011" not in drawn
-    page.page.fill("#search", "Paper 11 on")
-    page.page.wait_for_selector("#suggestions li[data-node='paper:P0011']")
-    hint = page.eval("document.querySelector(\"#suggestions li[data-node='paper:P0011'] .s-kind\").textContent")
+    i = next(i for i in range(10, 39) if f"paper:P{i:04d}" not in drawn)
+    node = f"paper:P{i:04d}"
+    page.page.fill("#search", f"Paper {i} on")
+    page.page.wait_for_selector(f"#suggestions li[data-node='{node}']")
+    hint = page.eval(f"document.querySelector(\"#suggestions li[data-node='{node}'] .s-kind\").textContent")
     assert "opens its neighbourhood" in hint
-    page.page.click("#suggestions li[data-node='paper:P0011']")
-    assert page.eval("window.paperkg.network.getSelectedNodes()") == ["paper:P0011"]
+    page.page.click(f"#suggestions li[data-node='{node}']")
+    assert page.eval("window.paperkg.network.getSelectedNodes()") == [node]
     assert page.eval("document.getElementById('view-title').textContent").startswith("Focus: ")
     assert page.eval("document.getElementById('reset-view').hidden") is False
     # aliases: "Me-5" is an alias of Method005
@@ -266,8 +309,8 @@ def test_search_matches_aliases_and_reaches_undrawn_nodes(graph, site, open_page
 # ------------------------------------------------------------------------------ filters
 
 
-def test_type_filter_hides_exactly_that_type(site, open_page):
-    page = open_page(site["pages"]["explorer.html"])
+def test_type_filter_hides_exactly_that_type(site, topic_page):
+    page = topic_page()
     by_group = page.eval("window.paperkg.nodes.get().map((n) => [n.id, n.group])")
     methods = {node for node, group in by_group if group == "g1"}
     assert methods
@@ -282,8 +325,8 @@ def test_type_filter_hides_exactly_that_type(site, open_page):
     page.check_clean()
 
 
-def test_filters_never_hide_everything_silently(site, open_page):
-    page = open_page(site["pages"]["explorer.html"])
+def test_filters_never_hide_everything_silently(site, topic_page):
+    page = topic_page()
     for box in page.page.query_selector_all("#type-options input"):
         box.uncheck()
     assert page.counts()["visibleNodes"] == 0
@@ -298,8 +341,8 @@ def test_filters_never_hide_everything_silently(site, open_page):
     page.check_clean()
 
 
-def test_role_filter_hides_links_of_that_role(graph, site, open_page):
-    page = open_page(site["pages"]["explorer.html"])
+def test_role_filter_hides_links_of_that_role(graph, site, topic_page):
+    page = topic_page()
     edges = page.eval("window.paperkg.edges.get().map((e) => [e.id, e.role, e.to])")
     page.page.uncheck("#role-options input[value='mentioned']")
     hidden_edges = set(page.eval("window.paperkg.edges.get({filter: (e) => !!e.hidden}).map((e) => e.id)"))
@@ -314,9 +357,10 @@ def test_role_filter_hides_links_of_that_role(graph, site, open_page):
 # ------------------------------------------------------------------------------ panel
 
 
-def test_clicking_a_node_opens_its_evidence(graph, site, open_page):
-    page = open_page(site["pages"]["explorer.html"])
-    candidates = [n for n in sorted(graph) if n.startswith("paper:") and graph.out_degree(n) >= 2]
+def test_clicking_a_node_opens_its_evidence(graph, site, topic_page):
+    page = topic_page()
+    drawn = set(page.eval("window.paperkg.nodes.getIds()"))
+    candidates = [n for n in sorted(graph) if n in drawn and n.startswith("paper:") and graph.out_degree(n) >= 2]
     clicked = None
     for node in candidates:
         page.zoom_to(node)
@@ -335,8 +379,9 @@ def test_clicking_a_node_opens_its_evidence(graph, site, open_page):
     assert set(evidence) == expected
     # neighbours highlighted: every other node is faded
     faded = set(page.eval("window.paperkg.nodes.get({filter: (n) => n.color && n.color.background === '#ececec'}).map((n) => n.id)"))
-    neighbours = {e for e in graph.successors(clicked) if graph.nodes[e]["kind"] == "Entity"} | {clicked}
-    drawn = set(page.eval("window.paperkg.nodes.getIds()"))
+    linked = page.eval("(id) => window.paperkg.edges.get().filter((e) => e.from === id || e.to === id).map((e) => [e.from, e.to])", clicked)
+    neighbours = {n for pair in linked for n in pair} | {clicked}
+    assert {e for e in graph.successors(clicked) if graph.nodes[e]["kind"] == "Entity"} & drawn <= neighbours
     assert faded == drawn - neighbours
     page.screenshot("panel-paper")
     # Escape closes the panel and restores the colours
@@ -346,9 +391,9 @@ def test_clicking_a_node_opens_its_evidence(graph, site, open_page):
     page.check_clean()
 
 
-def test_edge_tooltip_and_click_show_the_evidence(graph, site, open_page):
-    page = open_page(site["pages"]["explorer.html"])
-    edges = page.eval("window.paperkg.edges.get().map((e) => [e.id, e.from, e.to])")
+def test_edge_tooltip_and_click_show_the_evidence(graph, site, topic_page):
+    page = topic_page()
+    edges = page.eval("window.paperkg.edges.get().filter((e) => e.kind === 'HAS').map((e) => [e.id, e.from, e.to])")
     for edge_id, source, target in edges:
         page.zoom_to(source, 1.5)
         point = page.eval(
@@ -398,8 +443,8 @@ def test_entity_panel_lists_papers_by_role_and_cooccurring(graph, site, open_pag
     page.check_clean()
 
 
-def test_only_http_links_in_the_panel(site, open_page):
-    page = open_page(site["pages"]["explorer.html"])
+def test_only_http_links_in_the_panel(site, topic_page):
+    page = topic_page()
     page.eval("window.paperkg.select('paper:P0000')")  # javascript: URL
     assert page.eval("document.querySelectorAll('#panel a').length") == 0
     page.eval("window.paperkg.select('paper:P0002')")
@@ -445,6 +490,106 @@ def test_hostile_text_renders_as_text(graph, site, open_page):
     assert injected == 0
     scripts = page.eval("document.querySelectorAll('script').length")
     assert scripts == 3
+    page.check_clean()
+
+
+# ------------------------------------------------------------------------------ topic map, links, records
+
+
+def test_topic_map_opens_a_topic_in_place_and_the_breadcrumb_returns(graph, site, open_page):
+    page = open_page(site["pages"]["explorer.html"])
+    base = page.counts()
+    assert set(page.eval("window.paperkg.nodes.getIds()")) == {f"community:{c[0]}" for c in page.eval("window.paperkg.data.communities")}
+    assert page.eval("document.getElementById('type-filter').hidden") is True  # no 0/0 rows on the map
+    assert page.eval("document.getElementById('legend-topics').hidden") is False
+    topic = page.open_topic()
+    number = int(topic.split(":")[1])
+    members = {n for n, d in graph.nodes(data=True) if d["kind"] == "Paper" and d["community"] == number}
+    drawn = set(page.eval("window.paperkg.nodes.getIds()"))
+    papers = {n for n in drawn if n.startswith("paper:")}
+    assert papers and papers <= members and len(papers) == min(len(members), 150)
+    for entity in (n for n in drawn if n.startswith("entity:")):
+        assert len(set(graph.predecessors(entity)) & members) >= 2  # entities the topic's papers share
+    assert page.panel_node() == topic
+    labels = page.eval("Array.from(document.querySelectorAll('#panel ul[data-list=labels] li button')).map((b) => b.textContent)")
+    assert labels == [graph.nodes[e]["name"] for e in community_labels(graph)[number]]
+    # the filters show only the types and roles the topic holds: no 0/0 row
+    rows = page.eval("Array.from(document.querySelectorAll('#type-options label, #role-options label')).filter((l) => !l.hidden).map((l) => l.textContent)")
+    assert rows and not any(r.endswith(" 0/0") or r.endswith(" 0") for r in rows)
+    assert "Topic: " in page.eval("document.getElementById('crumbs').textContent")
+    page.screenshot("topic-open")
+    page.page.click("#crumb-base")
+    assert page.counts() == base
+    assert page.eval("document.getElementById('crumbs').hidden") is True
+    page.check_clean()
+
+
+def test_paper_paper_edge_shows_why_they_are_linked(graph, topic_page):
+    page = topic_page()
+    edges = page.eval("window.paperkg.edges.get().filter((e) => e.kind === 'REL').map((e) => [e.id, e.from, e.to])")
+    assert edges
+    for edge_id, source, target in edges:
+        page.zoom_to(source, 1.5)
+        point = page.eval(
+            """([id, a, b]) => {
+                const net = window.paperkg.network, pos = net.getPositions([a, b]);
+                const m = net.canvasToDOM({x: (pos[a].x + pos[b].x) / 2, y: (pos[a].y + pos[b].y) / 2});
+                const box = document.querySelector('#graph canvas').getBoundingClientRect();
+                const at = net.getEdgeAt(m), node = net.getNodeAt(m);
+                return {x: box.left + m.x, y: box.top + m.y, ok: at === id && node === undefined &&
+                        m.x > 20 && m.y > 20 && m.x < box.width - 20 && m.y < box.height - 20};
+            }""",
+            [edge_id, source, target],
+        )
+        if point["ok"]:
+            break
+    else:
+        pytest.fail("no paper-paper edge midpoint free of nodes")
+    data = graph.edges[source, target] if graph.has_edge(source, target) else graph.edges[target, source]
+    page.page.mouse.move(point["x"] - 15, point["y"] - 15)
+    page.page.mouse.move(point["x"], point["y"], steps=3)
+    page.page.wait_for_selector("div.vis-tooltip", state="visible", timeout=5000)
+    tooltip = page.eval("document.querySelector('div.vis-tooltip').textContent")
+    assert "Why linked" in tooltip and data["evidence"][0]["name"] in tooltip
+    assert f"+{data['evidence'][0]['contribution']}" in tooltip
+    page.page.mouse.click(point["x"], point["y"])
+    assert page.eval("document.getElementById('panel-title').textContent") == "Why these papers are linked"
+    assert page.eval("document.getElementById('panel').dataset.edge") == edge_id
+    shared = page.eval("Array.from(document.querySelectorAll('#panel ul[data-list=shared] > li')).map((li) => [li.querySelector('button').textContent, li.querySelector('.contribution').textContent])")
+    assert shared == [[e["name"], f"contribution {e['contribution']}"] for e in data["evidence"]][:6]
+    ends = page.eval("Array.from(document.querySelectorAll('#panel ul[data-list=papers] button')).map((b) => b.textContent)")
+    title = lambda n: graph.nodes[n]["title"] or graph.nodes[n]["label"]  # noqa: E731
+    assert sorted(ends) == sorted([title(source), title(target)])
+    page.page.click("#panel ul[data-list=papers] li:first-child button")  # the link to a paper works
+    assert page.panel_node() in {source, target}
+    page.screenshot("edge-why-linked")
+    page.check_clean()
+
+
+def test_entity_panel_shows_canonical_id_and_archived_record(graph, site, open_page):
+    page = open_page(site["pages"]["entities.html"])
+    page.eval("window.paperkg.select('entity:method/method000')")
+    assert page.eval("document.querySelector('#panel .canonical').textContent") == "Canonical id: method/method000"
+    record = page.eval("Array.from(document.querySelectorAll('#panel .record a')).map((a) => [a.href, a.rel, a.target])")
+    assert record == [["https://paperswithcode.com/method/soft-actor-critic", "noopener noreferrer", "_blank"]]
+    assert "Papers with Code: soft-actor-critic" in page.eval("document.querySelector('#panel .record').textContent")
+    page.eval("window.paperkg.select('entity:metric/metric004')")  # javascript: record URL: no link
+    assert page.eval("document.querySelectorAll('#panel .record a').length") == 0
+    page.check_clean()
+
+
+def test_labels_never_overlap_at_the_initial_view_and_when_zoomed(site, topic_page):
+    page = topic_page()
+    drawn, share = page.label_overlap()
+    assert drawn >= 10 and share < 0.05
+    before = drawn
+    page.eval("window.paperkg.network.moveTo({scale: window.paperkg.network.getScale() * 3, animation: false})")
+    page.page.wait_for_timeout(100)
+    drawn, share = page.label_overlap()
+    assert drawn > 0 and share < 0.05
+    page.eval("window.paperkg.network.fit({animation: false})")
+    page.page.wait_for_timeout(100)
+    assert page.label_overlap()[0] == before
     page.check_clean()
 
 

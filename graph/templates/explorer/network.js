@@ -105,7 +105,7 @@ function selectNode(id, opts) {
   if (u === undefined) return false;
   let n = nodesDS.get(id);
   if (!n && u < NP && PAPERS[u].c !== undefined && META.view === "overview") {
-    openTopic(PAPERS[u].c, {});  // a paper not drawn on the topic map: open its topic
+    openTopic(PAPERS[u].c, { panel: false });  // a paper not drawn on the topic map: open its topic
     n = nodesDS.get(id);
   }
   if (!n) {

@@ -52,7 +52,9 @@ function renderSuggestions() {
       sub = TYPES[typeOf(r.u)] + " · " + plural(adj().has[r.u].length, "paper");
       if (r.via > 0) sub += " · alias “" + ENTS[r.u - NP].a[r.via - 1] + "”";
     }
-    if (!nodesDS.get(nodeId(r.u))) sub += " · opens its neighbourhood";
+    if (!nodesDS.get(nodeId(r.u))) {
+      sub += META.view === "overview" && r.u < NP && PAPERS[r.u].c !== undefined ? " · opens its topic" : " · opens its neighbourhood";
+    }
     append(li, el("span", "s-kind", sub));
     li.addEventListener("mousedown", (ev) => ev.preventDefault());
     li.addEventListener("click", () => choose(i));

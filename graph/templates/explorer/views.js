@@ -176,8 +176,9 @@ function openTopic(c, opts) {
   const name = topicName(c);
   const title = "Topic: " + name + " · " + plural(m.size, "paper") +
     (m.papers.length < m.size ? " (the " + fmt(m.papers.length) + " most linked drawn)" : "");
+  // the panel first: it narrows the canvas, and the view is fitted to what remains
+  if (!opts || opts.panel !== false) openTopicPanel(c, m, opts);
   setView(nodes, edges, title, false, "Topic: " + name);
-  openTopicPanel(c, m, opts);
   return { papers: m.papers.map(nodeId), entities: m.entities.map(nodeId) };
 }
 function resetView() {
