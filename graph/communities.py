@@ -15,6 +15,20 @@ import networkx as nx
 
 SEED = 0
 NO_COMMUNITY = -1
+#: An umbrella term is held by more than this share of the papers (and by UMBRELLA_MIN or
+#: more): "large language model" in an ML corpus. It labels no topic (nor, in the explorer's
+#: entity map, any neighbourhood): it says nothing about where a paper sits.
+UMBRELLA_SHARE = 0.05
+UMBRELLA_MIN = 10
+
+
+def umbrella_threshold(n_papers: int) -> float:
+    """The paper count above which an entity is an umbrella term.
+
+    >>> umbrella_threshold(57), umbrella_threshold(2634)
+    (10, 131.70000000000002)
+    """
+    return max(UMBRELLA_SHARE * n_papers, UMBRELLA_MIN)
 
 
 def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float = 1.0) -> list[list[str]]:
@@ -89,8 +103,9 @@ def community_labels(graph: nx.DiGraph, *, k: int = 3) -> dict[int, list[str]]:
     An entity's specificity in a community is ``sqrt(share) * log(lift)``: ``share`` is the
     share of the community's papers holding it, ``lift`` that share over its corpus-wide paper
     share. An umbrella term held everywhere has a lift near 1 and scores about 0 however
-    frequent it is. A label needs two papers of the community and a lift of at least 2, and an
-    entity labels only the community where it scores highest, so labels tell clusters apart.
+    frequent it is, and umbrella terms (:func:`umbrella_threshold`) are never labels. A label
+    needs two papers of the community and a lift of at least 2, and an entity labels only the
+    community where it scores highest, so labels tell clusters apart.
 
     >>> g = nx.DiGraph()
     >>> for p, c, ents in [("a", 0, "xu"), ("b", 0, "xu"), ("c", 1, "yu"), ("d", 1, "yu")]:
@@ -112,11 +127,12 @@ def community_labels(graph: nx.DiGraph, *, k: int = 3) -> dict[int, list[str]]:
                 if community != NO_COMMUNITY:
                     held[(community, entity)] += 1
     n_papers = max(len(of), 1)
+    umbrella = umbrella_threshold(n_papers)
     best: dict[str, tuple[float, int]] = {}
     for (community, entity), count in sorted(held.items()):
         share = count / size[community]
         lift = share / (df[entity] / n_papers)
-        if count >= 2 and lift >= 2:
+        if count >= 2 and lift >= 2 and df[entity] <= umbrella:
             score = math.sqrt(share) * math.log(lift)
             if entity not in best or score > best[entity][0]:
                 best[entity] = (score, community)

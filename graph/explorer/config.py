@@ -68,11 +68,8 @@ GRAVITY = 0.05
 SIMILARITY_K = 3
 #: links kept per topic on the topic map
 TOPIC_K = 3
-#: the entity map: pairs need this many shared papers; umbrella terms are held by more
-#: than UMBRELLA_SHARE of the papers (and by at least UMBRELLA_MIN)
+#: the entity map: pairs need this many shared papers (umbrella terms: graph/communities.py)
 MIN_SHARED = 2
-UMBRELLA_SHARE = 0.05
-UMBRELLA_MIN = 10
 #: px per layout unit, per view (the entity map has few, large nodes with long labels)
 VIEW_SPACING = {"entity-map": 80.0, "focus": 60.0, "overview": 150.0}
 

@@ -10,7 +10,8 @@ from typing import Any
 import networkx as nx
 
 from paperkg.errors import GraphError
-from paperkg.graph.explorer.config import MIN_SHARED, SIMILARITY_K, TOPIC_K, UMBRELLA_MIN, UMBRELLA_SHARE
+from paperkg.graph.communities import umbrella_threshold
+from paperkg.graph.explorer.config import MIN_SHARED, SIMILARITY_K, TOPIC_K
 from paperkg.graph.explorer.text import short
 from paperkg.graph.explorer.universe import Universe
 
@@ -130,11 +131,11 @@ def topic_map_view(uni: Universe, max_edges: int) -> View:
 def entity_map_view(uni: Universe, max_entities: int, max_edges: int) -> View:
     """Entities linked by the papers they share: only pairs shared by ``MIN_SHARED`` papers or
     more, ranked by association (shared papers over the geometric mean of both paper counts,
-    so hubs do not win by size alone); umbrella terms (held by more than ``UMBRELLA_SHARE`` of
-    the papers, and by at least ``UMBRELLA_MIN`` papers) are left out. The ``max_entities``
+    so hubs do not win by size alone); umbrella terms
+    (:func:`paperkg.graph.communities.umbrella_threshold`) are left out. The ``max_entities``
     entities with the most papers among the rest are candidates; the drawn ones have a link."""
     n_p = uni.n_papers
-    umbrella_at = max(UMBRELLA_SHARE * n_p, UMBRELLA_MIN)
+    umbrella_at = umbrella_threshold(n_p)
     umbrellas = [u for u in range(n_p, len(uni.ids)) if len(uni.has_adj[u]) > umbrella_at]
     candidates = [u for u in range(n_p, len(uni.ids)) if 1 < len(uni.has_adj[u]) <= umbrella_at]
     entity_rank = sorted(candidates, key=lambda u: (-len(uni.has_adj[u]), uni.ids[u]))
