@@ -177,7 +177,11 @@ class Page:
                     const net = window.paperkg.network, pos = net.getPositions([a, b]);
                     const m = net.canvasToDOM({x: (pos[a].x + pos[b].x) / 2, y: (pos[a].y + pos[b].y) / 2});
                     const box = document.querySelector('#graph canvas').getBoundingClientRect();
-                    const ok = net.getEdgeAt(m) === id && net.getNodeAt(m) === undefined &&
+                    // vis shows an edge's tooltip only where no node overlaps and no other edge does
+                    const c = net.DOMtoCanvas(m), probe = {left: c.x, top: c.y, right: c.x, bottom: c.y};
+                    const covered = net.body.nodeIndices.some((i) => net.body.nodes[i].isOverlappingWith(probe));
+                    const hits = net.body.edgeIndices.filter((i) => net.body.edges[i].isOverlappingWith(probe));
+                    const ok = hits.length === 1 && hits[0] === id && !covered &&
                                m.x > 20 && m.y > 20 && m.x < box.width - 20 && m.y < box.height - 20;
                     return ok ? {x: box.left + m.x, y: box.top + m.y} : null;
                 }""",
@@ -550,9 +554,12 @@ def test_paper_paper_edge_shows_why_they_are_linked(graph, topic_page):
     page = topic_page()
     edge_id, source, target, point = page.free_edge("REL")
     data = graph.edges[source, target] if graph.has_edge(source, target) else graph.edges[target, source]
-    page.page.mouse.move(point["x"] - 15, point["y"] - 15)
-    page.page.mouse.move(point["x"], point["y"], steps=3)
-    page.page.wait_for_selector("div.vis-tooltip", state="visible", timeout=5000)
+    # straight onto the midpoint: passing over other edges on the way could show their tooltip
+    page.page.mouse.move(point["x"], point["y"])
+    page.page.wait_for_function(
+        "(t) => { const tt = document.querySelector('div.vis-tooltip'); return tt && tt.style.visibility !== 'hidden' && tt.textContent.includes(t); }",
+        arg="Why linked", timeout=5000,
+    )
     tooltip = page.eval("document.querySelector('div.vis-tooltip').textContent")
     assert "Why linked" in tooltip and data["evidence"][0]["name"] in tooltip
     assert f"+{data['evidence'][0]['contribution']}" in tooltip
