@@ -582,3 +582,19 @@ def test_templates_ship_as_package_data():
         assert (root / name).is_file()
     js = "".join((root / "explorer" / m).read_text(encoding="utf-8") for m in kghtml.config.JS_MODULES)
     assert "innerHTML" not in js and "insertAdjacentHTML" not in js and "document.write" not in js
+
+
+def test_cli_html_focus_writes_every_view_and_the_focus_page(graph, tmp_path):
+    """`paperkg html G --out DIR --focus X` does what its --help says: all views plus X's page."""
+    from click.testing import CliRunner
+
+    from paperkg.cli import cli
+    from paperkg.graph.export import write_node_link
+
+    saved = write_node_link(graph, tmp_path / "graph.json")
+    result = CliRunner().invoke(cli, ["html", str(saved), "--out", str(tmp_path / "site"), "--focus", "paper:P0002"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == sorted(
+        ["explorer.html", "entities.html", "similarity.html", "focus-paper-P0002.html"]
+    )
+    assert "also write its focus page" in " ".join(CliRunner().invoke(cli, ["html", "--help"]).output.split())

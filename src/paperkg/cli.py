@@ -133,13 +133,13 @@ def stats(graph_file, top, as_json):
               help="Which view to write [default: all views for a directory, the overview for a file].")
 @click.option("--focus", default=None, help="A paper id, entity key or entity name: also write its focus page.")
 @click.option("--hops", default=2, show_default=True, type=click.IntRange(1, 3), help="Neighbourhood size of a focus page.")
-@click.option("--max-entities", type=int, default=None, help="Entities drawn (overview 200, entity map 300).")
-@click.option("--max-papers", type=int, default=None, help="Papers drawn (overview 800, similarity map 1000).")
-@click.option("--max-edges", type=int, default=None, help="Edges drawn (overview 10000, entity map 1500, similarity 4000).")
+@click.option("--max-entities", type=int, default=None, help="Entities drawn (an opened topic 40, entity map 300).")
+@click.option("--max-papers", type=int, default=None, help="Papers drawn (an opened topic 150, similarity map 1000).")
+@click.option("--max-edges", type=int, default=None, help="Edges drawn (links between topics 2000, entity map 1500, similarity 4000).")
 @click.option("--max-focus-nodes", type=int, default=None, help="Nodes drawn on a focus page (300).")
 @click.option("--title", default=None, help="Page title.")
 def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges, max_focus_nodes, title):
-    """Write the offline HTML explorer of a saved graph (overview, entity map, similarity map, focus)."""
+    """Write the offline HTML explorer of a saved graph (topic map, entity map, similarity map, focus)."""
     pages = paperkg.load(graph_file).to_html(
         out, view=view, focus=focus, hops=hops, max_entities=max_entities, max_papers=max_papers,
         max_edges=max_edges, max_focus_nodes=max_focus_nodes, title=title,

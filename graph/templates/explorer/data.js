@@ -27,6 +27,7 @@ const topicName = (c) => { const t = COMM.get(c); return t && t[2].length ? t[2]
 const TOPIC_PAPER_CAP = META.caps.max_papers || 150;
 const TOPIC_ENTITY_CAP = META.caps.max_entities || 40;
 const TOPIC_REL_K = 3;
+const FIT_MAX_ZOOM = 2;
 /** node id -> its full canvas label (vis draws none: labels.js draws those that fit) */
 const LABELS = new Map();
 const ROLE_HEADINGS = { proposed: "Proposed in", used: "Used by", mentioned: "Mentioned in" };

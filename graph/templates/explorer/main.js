@@ -3,6 +3,8 @@
 buildFilters();
 applyFilters();
 rankLabels();
+// a small map would open at scale 1 in a corner of empty canvas: fit it, up to FIT_MAX_ZOOM
+network.fit({ animation: false, maxZoomLevel: FIT_MAX_ZOOM });
 if (META.center && nodesDS.get(META.center)) {
   network.once("afterDrawing", () => selectNode(META.center, {}));
 }
@@ -13,6 +15,7 @@ window.paperkg = {
   focus: (id, hops) => enterFocus(idToU.get(id), hops || currentHops(), {}),
   reset: resetView,
   openTopic: (c) => openTopic(c, {}),
+  openLink: (id) => { deselect(); network.selectEdges([id]); openLinkPanel(id); },
   /** the labels drawn in the last frame: id, text lines, their fonts, box in canvas-element px */
   labels: () => drawnLabels.map((l) => ({ id: l.id, lines: l.lines, fonts: l.fonts, lineH: l.lineH, box: l.box })),
   resetFilters,

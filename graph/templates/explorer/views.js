@@ -27,10 +27,11 @@ function setView(nodes, edges, title, isBase, crumb) {
   cur = { nodes: nodes.map((n) => n.id), edges: edges.map((e) => ({ id: e.id, from: e.from, to: e.to, kind: e.kind, role: e.role })) };
   rankLabels();
   $("view-title").textContent = title;
+  $("view-title").setAttribute("title", title);
   $("reset-view").hidden = isBase;
   setCrumb(isBase ? null : (crumb || title));
   applyFilters();
-  network.fit({ animation: false });
+  network.fit({ animation: false, maxZoomLevel: FIT_MAX_ZOOM });
 }
 /** Deterministic layout for an ego graph: rings by hop, then a short force-directed pass. */
 function focusLayout(center, members, dist) {
