@@ -22,6 +22,7 @@ from spacy.tokens import Doc
 
 from paperkg.errors import ExtractionError
 from paperkg.extract.abbreviations import find_abbreviations
+from paperkg.extract.filtering import reject_reason, trim_candidate
 from paperkg.extract.gazetteer import GazetteerEntry, load_gazetteer
 from paperkg.extract.normalize import is_generic, normalize_key, strip_vague_prefix, trim_span
 from paperkg.extract.rules import proposal_spans, role_for, type_from_head
@@ -114,10 +115,15 @@ class EntityComponent:
         cleaned = []
         for start, end, kind, origin in candidates:
             start, end = trim_span(text, start, end)
+            if origin != "gazetteer":
+                start, end = trim_candidate(text, start, end)
             if origin == "model":
                 start, end = strip_vague_prefix(text, start, end)
                 kind = type_from_head(text[start:end]) or kind
             if end <= start or is_generic(text[start:end]):
+                continue
+            # The candidate filter: a name the gazetteer knows is an entity whatever its form.
+            if origin != "gazetteer" and normalize_key(text[start:end]) not in self.type_by_key and reject_reason(text[start:end]):
                 continue
             cleaned.append((start, end, kind, origin))
         return cleaned

@@ -6,8 +6,8 @@ from typing import Sequence
 
 from tqdm import tqdm
 
-from paperkg.extract.canonical import DocMentions, resolve_corpus
-from paperkg.extract.markup import mask_markup
+from paperkg.extract.canonical import DocMentions, Resolved, resolve
+from paperkg.extract.markup import mask_markup, widen_to_markup
 from paperkg.extract.pipeline import build_pipeline
 from paperkg.types import Extraction, Paper
 
@@ -25,13 +25,40 @@ def extract_papers(
     The NLP reads the abstract with markup blanked out (same length), so every offset indexes
     ``paper.abstract`` exactly as read.
     """
+    return extract_corpus(papers, n_process=n_process, batch_size=batch_size, use_model=use_model,
+                          progress=progress).extractions
+
+
+def extract_corpus(
+    papers: Sequence[Paper],
+    *,
+    n_process: int = 1,
+    batch_size: int = 64,
+    use_model: bool = True,
+    progress: bool = True,
+) -> Resolved:
+    """As :func:`extract_papers`, plus the entity-resolution report (``resolution.jsonl``)."""
+    docs = extract_docs(papers, n_process=n_process, batch_size=batch_size, use_model=use_model, progress=progress)
+    return resolve(papers, docs)
+
+
+def extract_docs(
+    papers: Sequence[Paper],
+    *,
+    n_process: int = 1,
+    batch_size: int = 64,
+    use_model: bool = True,
+    progress: bool = True,
+) -> list[DocMentions]:
+    """The per-document NLP output (before corpus-level resolution), in input order."""
     nlp = build_pipeline(use_model)
     items = ((mask_markup(paper.abstract), index) for index, paper in enumerate(papers))
     docs: list[DocMentions | None] = [None] * len(papers)
     stream = nlp.pipe(items, as_tuples=True, n_process=n_process, batch_size=batch_size)
     for doc, index in tqdm(stream, total=len(papers), desc="extract", unit="abstract", disable=not progress):
+        text = papers[index].abstract
         docs[index] = DocMentions(
-            mentions=tuple(tuple(row) for row in doc._.paperkg_mentions),
+            mentions=tuple((*widen_to_markup(text, row[0], row[1]), *row[2:]) for row in doc._.paperkg_mentions),
             abbreviations=tuple(tuple(row) for row in doc._.paperkg_abbreviations),
         )
-    return resolve_corpus(papers, docs)
+    return docs

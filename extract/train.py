@@ -47,10 +47,13 @@ from paperkg.extract.evaluate import (
     SCORED_LABELS,
     EvaluationReport,
     GoldDoc,
+    GoldEntity,
     annotated_labels,
     read_gold,
     score,
 )
+from paperkg.extract.markup import mask_markup
+from paperkg.extract.paper_eval import GoldPaper, is_paper_level, read_paper_gold
 from paperkg.extract.pipeline import PACKAGED_MODEL_DIR
 from paperkg.extract.readers import read_papers
 
@@ -68,6 +71,8 @@ _DEFAULT_OPTIONS: dict[str, Any] = {
     "csner_unannotated": "missing",
     "teacher_steps": 1500,
     "full_repeat": 1,
+    "train_repeat": [],
+    "select_files": [],
     "pretrain_epochs": 0,
     "pretrain_files": ["iclr2024.jsonl", "icml2024.jsonl", "neurips2023.jsonl"],
     "pretrain_include_train": True,
@@ -174,11 +179,35 @@ class TrainReport:
 # --------------------------------------------------------------------------------------------
 
 
+#: paperkg entity type -> NER label (a Benchmark is tagged as DATASET; context and the
+#: gazetteer tell the two apart in the pipeline).
+PAPER_TYPE_LABELS = {"Method": "METHOD", "Task": "TASK", "Dataset": "DATASET", "Benchmark": "DATASET", "Metric": "METRIC"}
+
+
+def paper_gold_docs(papers: Sequence[GoldPaper]) -> list[GoldDoc]:
+    """Paper-level gold (``paperkg_train.jsonl``) as span docs: every mention of every entity,
+    labelled by its entity's type (its mentions never overlap, so nothing is dropped). The text
+    has its markup blanked, as the pipeline reads it; spans lose the blanks at their edges, and
+    a mention that is markup only (a LaTeX macro) is left out."""
+    docs = []
+    for gp in papers:
+        text = mask_markup(gp.paper.abstract)
+        ents = []
+        for g in gp.entities:
+            for s, e in g.mentions:
+                s, e = s + len(text[s:e]) - len(text[s:e].lstrip()), s + len(text[s:e].rstrip())
+                if e > s:
+                    ents.append(GoldEntity(start=s, end=e, label=PAPER_TYPE_LABELS[g.type], text=text[s:e]))
+        ents.sort(key=lambda ent: (ent.start, ent.end))
+        docs.append(GoldDoc(id=gp.paper.id, text=text, entities=tuple(ents), line=gp.line))
+    return docs
+
+
 def _read_gold_file(gold_dir: Path, name: str, limit: int | None) -> list[GoldDoc]:
     path = gold_dir / name
     if not path.is_file():
         raise InputError(f"{path}: gold file not found (expected it under --gold-dir {gold_dir})")
-    docs = read_gold(path)
+    docs = paper_gold_docs(read_paper_gold(path)) if is_paper_level(path) else read_gold(path)
     return docs[:limit] if limit else docs
 
 
@@ -480,7 +509,10 @@ def train_model(
         init_tok2vec = pretrain_tok2vec(config, texts, options, seed, log)
 
     blank = spacy.blank(config["nlp"]["lang"])
-    examples = [make_example(blank, doc, all_labels) for _, docs in full for doc in docs]
+    repeats = dict(zip(options["train_files"], options["train_repeat"]))
+    examples = [
+        make_example(blank, doc, all_labels) for name, docs in full for _ in range(int(repeats.get(name, 1))) for doc in docs
+    ]
     examples *= max(1, int(options["full_repeat"]))
     log(f"{len(examples)} fully annotated train docs ({', '.join(n for n, _ in full)})")
 
@@ -513,13 +545,16 @@ def train_model(
 
     dev_texts = [[d.text for d in docs] for _, docs in dev_sets]
 
+    select = set(options["select_files"]) or {name for name, _ in dev_sets}
+
     def evaluate(nlp: Language) -> tuple[float, str]:
         f1s = []
         for (name, docs), texts in zip(dev_sets, dev_texts):
             report = score(docs, predict_spans(nlp, texts))
             f1s.append(report.exact.micro.f1)
         info = "  ".join(f"{n.split('_')[0]} F1 {f:.3f}" for (n, _), f in zip(dev_sets, f1s))
-        return sum(f1s) / len(f1s), info
+        chosen = [f for (n, _), f in zip(dev_sets, f1s) if n in select]
+        return sum(chosen) / len(chosen), info
 
     trainer = _Trainer(config, seed, log)
     log(f"training on {len(examples)} docs, labels {sorted(all_labels)}, max {steps_budget} steps")
@@ -536,7 +571,7 @@ def train_model(
             "name": "paperkg_ner",
             "version": "0.1.0",
             "description": "paperkg NER for ML abstracts: METHOD, TASK, DATASET, METRIC "
-            "(and OTHER, to be dropped). Trained on SciERC and CS-NER/FTD train splits.",
+            f"(OTHER, if any, is dropped). Trained on {', '.join(options['train_files'])}.",
             "license": "research use (SciERC has no explicit licence)",
             "labels_scored": list(SCORED_LABELS),
             "performance": {d.file: d.to_dict() for d in dev_scores},

@@ -7,8 +7,10 @@ and ``paperkg query NAME --graph graph.json`` work without a Neo4j server and gi
 types, defaults) are declared once, in the ``.cypher`` headers; :func:`run_named_query` binds
 and converts them, then calls the function.
 
-Entity parameters are keys (normalized names: "MuJoCo" -> ``mujoco``); an unknown entity or
-paper gives no rows, as the Cypher does.
+Entity parameters are names, keys, aliases or acronyms, normalized ("MuJoCo" -> ``mujoco``,
+"SAC" -> ``sac``); the entity is the one with that key, else the most-mentioned one listing it
+in ``alias_keys`` (:func:`paperkg.graph.analytics.entity_for_key`), as in the Cypher. An unknown
+entity or paper gives no rows, as the Cypher does.
 """
 
 from __future__ import annotations
@@ -25,8 +27,7 @@ from paperkg.types import ENTITY_TYPES
 
 
 def _entity(graph: nx.DiGraph, key: str) -> str | None:
-    node = ENTITY_PREFIX + key
-    return node if graph.nodes.get(node, {}).get("kind") == "Entity" else None
+    return analytics.entity_for_key(graph, key)
 
 
 def _paper(graph: nx.DiGraph, paper_id: str) -> str | None:

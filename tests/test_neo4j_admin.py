@@ -20,7 +20,8 @@ HEADERS = {
                "community"],
     "entities": ["key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "paper_count:long"],
     "paper_entity": [":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long"],
-    "related_to": [":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]"],
+    "related_to": [":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]", "reason",
+                   "evidence"],
 }
 
 
