@@ -66,8 +66,14 @@ LAYOUT_SEED = 20240601
 SPACING = 46.0  # px per layout unit
 GRAVITY = 0.05
 SIMILARITY_K = 3
-#: links kept per topic on the topic map
+#: links kept per topic on the topic map; topics drawn there: the MAX_TOPICS largest of at least
+#: MIN_TOPIC_PAPERS papers (labels need room; search and panels reach the others)
 TOPIC_K = 3
+MAX_TOPICS = 40
+MIN_TOPIC_PAPERS = 5
+#: the canvas a page usually fits its drawing into (px), and the smallest fit scale planned for
+FIT_CANVAS = (1050.0, 680.0)
+MIN_FIT_SCALE = 0.35
 #: the entity map: pairs need this many shared papers (umbrella terms: graph/communities.py)
 MIN_SHARED = 2
 #: px per layout unit, per view (the entity map has few, large nodes with long labels)

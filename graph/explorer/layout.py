@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from paperkg.graph.explorer.config import GRAVITY, LAYOUT_SEED, SPACING, VIEW_SPACING
+from paperkg.graph.explorer.config import FIT_CANVAS, GRAVITY, LAYOUT_SEED, MIN_FIT_SCALE, SPACING, VIEW_SPACING
 from paperkg.graph.explorer.views import View
 
 
@@ -184,6 +184,18 @@ def place(view: View) -> None:
             weights.append(w)
     pos = packed_layout(len(order), pairs, weights, seed=LAYOUT_SEED) * VIEW_SPACING.get(view.name, SPACING)
     if view.boxes and len(order) > 1:
-        half = np.array([view.boxes.get(u, (10.0, 10.0)) for u in order], float)
-        pos = separate(pos, half)
+        # boxes: (label half width, label half height, radius). Labels keep their screen size
+        # while the page fits the drawing to the canvas, so when the layout is wider than the
+        # canvas their room in layout px is the screen size over the expected fit scale.
+        label = np.array([view.boxes.get(u, (10.0, 10.0, 10.0))[:2] for u in order], float)
+        radius = np.array([view.boxes.get(u, (10.0, 10.0, 10.0))[2] for u in order], float)[:, None]
+        scale = 1.0
+        for _ in range(4):
+            half = np.maximum(label / scale, radius) + 4
+            pos = separate(pos, half)
+            extent = pos.max(0) - pos.min(0) + 2 * half.max(0)
+            fit = min(1.0, FIT_CANVAS[0] / extent[0], FIT_CANVAS[1] / extent[1])
+            if fit >= scale * 0.9:
+                break
+            scale = max(fit, MIN_FIT_SCALE)
     view.positions = {u: (int(round(float(x))), int(round(float(y)))) for u, (x, y) in zip(order, pos)}

@@ -11,7 +11,7 @@ import networkx as nx
 
 from paperkg.errors import GraphError
 from paperkg.graph.communities import umbrella_threshold
-from paperkg.graph.explorer.config import MIN_SHARED, SIMILARITY_K, TOPIC_K
+from paperkg.graph.explorer.config import MAX_TOPICS, MIN_SHARED, MIN_TOPIC_PAPERS, SIMILARITY_K, TOPIC_K
 from paperkg.graph.explorer.text import short
 from paperkg.graph.explorer.universe import Universe
 
@@ -25,7 +25,7 @@ class View:
     notes: list[str]
     info: dict[str, Any]
     positions: dict[int, tuple[int, int]] = field(default_factory=dict)
-    boxes: dict[int, tuple[float, float]] = field(default_factory=dict)  # half width, half height (px)
+    boxes: dict[int, tuple[float, float, float]] = field(default_factory=dict)  # label half w, half h, radius
 
 
 def check_cap(name: str, value: int | None, default: int) -> int:
@@ -75,10 +75,13 @@ def topic_lines(uni: Universe, labels: list[int], papers: int) -> list[str]:
 def topic_map_view(uni: Universe, max_edges: int) -> View:
     """Communities of papers as clusters sized by papers, each joined to the communities it
     shares the most link weight with (per pair: summed RELATED_TO weight over the square root
-    of the two sizes; each cluster keeps its ``TOPIC_K`` strongest, at most ``max_edges``)."""
-    number = {c: i for i, (c, _n, _labels) in enumerate(uni.communities)}
+    of the two sizes; each cluster keeps its ``TOPIC_K`` strongest, at most ``max_edges``).
+    Drawn: the ``MAX_TOPICS`` largest topics of ``MIN_TOPIC_PAPERS`` papers or more (of any
+    size when none is that large); a paper of another topic opens it from the search."""
     size = {c: n for c, n, _labels in uni.communities}
-    community = {p: rec["c"] for p, rec in enumerate(uni.papers) if "c" in rec}
+    big = [c for c, n, _labels in uni.communities if n >= min(MIN_TOPIC_PAPERS, max(size.values(), default=0))]
+    drawn = set(big[:MAX_TOPICS])
+    community = {p: rec["c"] for p, rec in enumerate(uni.papers) if rec.get("c") in drawn}
     between: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0.0, 0])
     for a, b, w, _shared in uni.related:
         ca, cb = community.get(a), community.get(b)
@@ -104,15 +107,19 @@ def topic_map_view(uni: Universe, max_edges: int) -> View:
         edges.append((f"t{i}", cluster_node(ca), cluster_node(cb),
                        {"kind": "TOPIC", "w": round(strength[(ca, cb)], 4), "n": between[(ca, cb)][1]}))
         weights.append(0.2 + strength[(ca, cb)] / top)
-    nodes = [cluster_node(c) for c in sorted(number)]
+    nodes = [cluster_node(c) for c in sorted(drawn)]
     boxes = {}
     for c, n, labels in uni.communities:
+        if c not in drawn:
+            continue
         radius, lines = cluster_radius(n), topic_lines(uni, labels, n)
         # about 7.2 px per character and 16 px per line at the map's 13 px label font
-        half_w = max(radius, max(len(line) for line in lines) * 3.6) + 4
-        boxes[cluster_node(c)] = (half_w, max(radius, len(lines) * 8.0) + 4)
+        boxes[cluster_node(c)] = (max(len(line) for line in lines) * 3.6, len(lines) * 8.0, radius)
     unlinked = uni.n_papers - sum(size.values())
     notes = []
+    if len(drawn) < len(size):
+        left = sum(n for c, n in size.items() if c not in drawn)
+        notes.append(f"the {fmt(len(drawn))} largest topics (of {fmt(len(size))}; the other {fmt(left)} papers are in smaller ones)")
     if unlinked:
         notes.append(f"{fmt(unlinked)} papers without similarity links belong to no topic")
     if dropped:
@@ -123,7 +130,7 @@ def topic_map_view(uni: Universe, max_edges: int) -> View:
         edges=edges,
         weights=weights,
         notes=notes,
-        info={"title": f"Topic map: {fmt(len(nodes))} communities of papers, labelled by their most specific entities"},
+        info={"title": f"Topic map: {fmt(len(size))} communities of papers, labelled by their most specific entities"},
         boxes=boxes,
     )
 
