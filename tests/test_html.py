@@ -245,10 +245,16 @@ def test_overview_is_the_topic_map(graph):
     sizes = Counter(c for c in community.values() if c != -1)
     assert len(sizes) >= 2
     smallest = min(5, max(sizes.values()))  # the map draws topics of 5+ papers (any, if none is that big)
-    assert {n["id"] for n in view["nodes"]} == {f"community:{c}" for c, n in sizes.items() if n >= smallest}
+    unlinked = sum(1 for c in community.values() if c == -1)
+    assert unlinked  # P0039 has no entity: the grey cluster of papers without links
+    expected = {f"community:{c}" for c, n in sizes.items() if n >= smallest} | ({"community:-1"} if unlinked >= smallest else set())
+    assert {n["id"] for n in view["nodes"]} == expected
     labels = community_labels(graph)
     for node in view["nodes"]:
         c = int(node["id"].split(":")[1])
+        if c == -1:
+            assert node["label"] == f"no similarity link\n{unlinked} papers"
+            continue
         lines = node["label"].split("\n")
         assert lines[-1] == f"{sizes[c]} papers"
         names = [short(graph.nodes[e]["name"]) for e in labels[c][:2]]
@@ -264,7 +270,8 @@ def test_overview_is_the_topic_map(graph):
             if a["id"] < b["id"]:
                 assert math.dist((a["x"], a["y"]), (b["x"], b["y"])) >= a["size"] + b["size"]
     assert view["edges"] and all(e["kind"] == "TOPIC" and e["from"] != e["to"] for e in view["edges"])
-    assert [c[0] for c in data["communities"]] == [c for c, _n in sorted(sizes.items(), key=lambda i: (-i[1], i[0]))]
+    assert [c[0] for c in data["communities"]] == [c for c, _n in sorted(sizes.items(), key=lambda i: (-i[1], i[0]))] + [-1]
+    assert data["communities"][-1] == [-1, unlinked, []]
     papers = data["papers"]
     assert all(p.get("c", -1) == community[p["i"]] for p in papers)
     stats = data["meta"]["stats"]

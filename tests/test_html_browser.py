@@ -722,7 +722,7 @@ def test_icml2024_topic_map(shared_data, tmp_path, open_page):
     # a topic map whose largest topics carry specific labels (never an umbrella term), all different
     topics = page.eval("window.paperkg.data.communities")
     drawn_topics = set(page.eval("window.paperkg.nodes.getIds()"))
-    assert len(topics) >= 8 and drawn_topics == {f"community:{t[0]}" for t in topics if t[1] >= 5}
+    assert len(topics) >= 8 and drawn_topics == {f"community:{t[0]}" for t in [t for t in topics if t[1] >= 5][:40]}
     assert len(drawn_topics) >= 8
     entities = page.eval("window.paperkg.data.entities")
     n_papers = len(page.eval("window.paperkg.data.papers"))

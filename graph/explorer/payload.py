@@ -14,7 +14,7 @@ from paperkg.graph.explorer.layout import place
 from paperkg.graph.explorer.text import short
 from paperkg.graph.explorer.universe import Universe, as_digraph, build_universe
 from paperkg.graph.explorer.views import (
-    View, check_cap, cluster_radius, entity_map_view, focus_view, resolve_node, similarity_view,
+    View, check_cap, cluster_node, cluster_radius, entity_map_view, focus_view, resolve_node, similarity_view,
     topic_lines, topic_map_view,
 )
 from paperkg.types import ROLES
@@ -32,13 +32,13 @@ def vis_lists(uni: Universe, view: View) -> tuple[list[dict], list[dict]]:
     from pyvis.network import Network  # imports IPython: keep it out of module import time
 
     net = Network(directed=True)  # directed: skips pyvis' O(E^2) duplicate-edge scan
-    topics = {-1 - c: (c, n, labels) for c, n, labels in uni.communities}
+    topics = {cluster_node(c): (c, n, labels) for c, n, labels in uni.communities}
     ids = {u: f"community:{topics[u][0]}" if u < 0 else uni.ids[u] for u in view.nodes}
     for u in view.nodes:
         if u < 0:
             c, n, labels = topics[u]
             x, y = view.positions.get(u, (0, 0))
-            net.add_node(ids[u], label="\n".join(topic_lines(uni, labels, n)), shape="dot", group="topic",
+            net.add_node(ids[u], label="\n".join(topic_lines(uni, c, labels, n)), shape="dot", group="topic",
                          size=cluster_radius(n), x=x, y=y)
             continue
         t = uni.type_of[u]

@@ -27,7 +27,7 @@ class Universe:
     has: list[list[Any]]  # [paper, entity, role, count, sentence, marks]
     related: list[list[Any]]  # [paper, paper, weight, [[shared entity, contribution | None]...]]
     sentences: list[str]
-    communities: list[list[Any]]  # [number, papers, [label entity...]], largest first
+    communities: list[list[Any]]  # [number, papers, [label entity...]], largest first; -1 (no links) last
     has_adj: list[list[int]] = field(default_factory=list)
     rel_adj: list[list[int]] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
@@ -207,6 +207,9 @@ def build_universe(g: nx.Graph) -> Universe:
         [c, n, [index[e] for e in labels.get(c, []) if e in index]]
         for c, n in sorted(sizes.items(), key=lambda item: (-item[1], item[0]))
     ]
+    unlinked = sum(1 for c in community.values() if c == NO_COMMUNITY)
+    if unlinked:  # the papers without links: one more cluster on the map, last
+        communities.append([NO_COMMUNITY, unlinked, []])
 
     uni = Universe(
         ids=ids,
@@ -237,6 +240,6 @@ def build_universe(g: nx.Graph) -> Universe:
         "has": len(has),
         "by_role": {r: by_role.get(r, 0) for r in ROLES},
         "related": len(related),
-        "communities": len(communities),
+        "communities": len(sizes),
     }
     return uni

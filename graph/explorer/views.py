@@ -10,7 +10,7 @@ from typing import Any
 import networkx as nx
 
 from paperkg.errors import GraphError
-from paperkg.graph.communities import umbrella_threshold
+from paperkg.graph.communities import NO_COMMUNITY, umbrella_threshold
 from paperkg.graph.explorer.config import MAX_TOPICS, MIN_SHARED, MIN_TOPIC_PAPERS, SIMILARITY_K, TOPIC_K
 from paperkg.graph.explorer.text import short
 from paperkg.graph.explorer.universe import Universe
@@ -56,9 +56,9 @@ def rel_edge(uni: Universe, k: int) -> tuple[str, int, int, dict[str, Any]]:
 
 
 def cluster_node(community: int) -> int:
-    """The view node of a community on the topic map: negative, so it never meets a universe
-    index (``payload`` turns it into the vis node ``community:<n>``)."""
-    return -1 - community
+    """The view node of a community (-1: the papers without links) on the topic map: negative,
+    so it never meets a universe index (``payload`` turns it into the vis node ``community:<n>``)."""
+    return -2 - community
 
 
 def cluster_radius(papers: int) -> float:
@@ -66,8 +66,10 @@ def cluster_radius(papers: int) -> float:
     return round(14 + 3.2 * math.sqrt(papers), 1)
 
 
-def topic_lines(uni: Universe, labels: list[int], papers: int) -> list[str]:
+def topic_lines(uni: Universe, community: int, labels: list[int], papers: int) -> list[str]:
     """The label of a topic on the map: its two most specific entities, then its size."""
+    if community == NO_COMMUNITY:
+        return ["no similarity link", f"{fmt(papers)} papers"]
     names = [short(uni.label(u)) for u in labels[:2]] or ["(no shared entity)"]
     return [*names, f"{fmt(papers)} papers"]
 
@@ -112,16 +114,17 @@ def topic_map_view(uni: Universe, max_edges: int) -> View:
     for c, n, labels in uni.communities:
         if c not in drawn:
             continue
-        radius, lines = cluster_radius(n), topic_lines(uni, labels, n)
+        radius, lines = cluster_radius(n), topic_lines(uni, c, labels, n)
         # about 7.2 px per character and 16 px per line at the map's 13 px label font
         boxes[cluster_node(c)] = (max(len(line) for line in lines) * 3.6, len(lines) * 8.0, radius)
-    unlinked = uni.n_papers - sum(size.values())
+    unlinked = size.get(NO_COMMUNITY, 0)
+    topics = len(size) - (1 if unlinked else 0)
     notes = []
     if len(drawn) < len(size):
         left = sum(n for c, n in size.items() if c not in drawn)
-        notes.append(f"the {fmt(len(drawn))} largest topics (of {fmt(len(size))}; the other {fmt(left)} papers are in smaller ones)")
+        notes.append(f"the {fmt(len(drawn))} largest clusters (of {fmt(len(size))}; the other {fmt(left)} papers are in smaller ones)")
     if unlinked:
-        notes.append(f"{fmt(unlinked)} papers without similarity links belong to no topic")
+        notes.append(f"{fmt(unlinked)} papers without similarity links are the grey cluster “no similarity link”")
     if dropped:
         notes.append(f"the {fmt(max_edges)} strongest links between topics ({fmt(dropped)} weaker ones dropped)")
     return View(
@@ -130,7 +133,7 @@ def topic_map_view(uni: Universe, max_edges: int) -> View:
         edges=edges,
         weights=weights,
         notes=notes,
-        info={"title": f"Topic map: {fmt(len(size))} communities of papers, labelled by their most specific entities"},
+        info={"title": f"Topic map: {fmt(topics)} communities of papers, labelled by their most specific entities"},
         boxes=boxes,
     )
 

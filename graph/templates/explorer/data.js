@@ -23,7 +23,12 @@ const COMM = new Map(COMMS.map((c) => [c[0], c]));
 const TOPIC_PREFIX = "community:";
 const isTopic = (id) => typeof id === "string" && id.startsWith(TOPIC_PREFIX);
 const topicNumber = (id) => parseInt(id.slice(TOPIC_PREFIX.length), 10);
-const topicName = (c) => { const t = COMM.get(c); return t && t[2].length ? t[2].slice(0, 3).map((u) => labelOf(u)).join(" · ") : "Topic " + c; };
+const topicName = (c) => {
+  if (c === -1) return "papers without similarity links";
+  const t = COMM.get(c);
+  return t && t[2].length ? t[2].slice(0, 3).map((u) => labelOf(u)).join(" · ") : "Topic " + c;
+};
+const topicOfPaper = (u) => (PAPERS[u].c === undefined ? -1 : PAPERS[u].c);
 const TOPIC_PAPER_CAP = META.caps.max_papers || 150;
 const TOPIC_ENTITY_CAP = META.caps.max_entities || 40;
 const TOPIC_REL_K = 3;

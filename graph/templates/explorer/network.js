@@ -104,8 +104,8 @@ function selectNode(id, opts) {
   const u = idToU.get(id);
   if (u === undefined) return false;
   let n = nodesDS.get(id);
-  if (!n && u < NP && PAPERS[u].c !== undefined && META.view === "overview") {
-    openTopic(PAPERS[u].c, { panel: false });  // a paper not drawn on the topic map: open its topic
+  if (!n && u < NP && META.view === "overview" && nodesDS.get(TOPIC_PREFIX + topicOfPaper(u))) {
+    openTopic(topicOfPaper(u), { panel: false });  // a paper not drawn on the topic map: open its topic
     n = nodesDS.get(id);
   }
   if (!n) {

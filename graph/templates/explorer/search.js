@@ -53,7 +53,8 @@ function renderSuggestions() {
       if (r.via > 0) sub += " · alias “" + ENTS[r.u - NP].a[r.via - 1] + "”";
     }
     if (!nodesDS.get(nodeId(r.u))) {
-      sub += META.view === "overview" && r.u < NP && PAPERS[r.u].c !== undefined ? " · opens its topic" : " · opens its neighbourhood";
+      const topic = META.view === "overview" && r.u < NP && nodesDS.get(TOPIC_PREFIX + topicOfPaper(r.u));
+      sub += topic ? " · opens its topic" : " · opens its neighbourhood";
     }
     append(li, el("span", "s-kind", sub));
     li.addEventListener("mousedown", (ev) => ev.preventDefault());

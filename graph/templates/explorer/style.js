@@ -15,7 +15,11 @@ const TOPIC_COLOR = {
 };
 const FADED = { background: "#ececec", border: "#d4d4d4", highlight: { background: "#ececec", border: "#000" }, hover: { background: "#ececec", border: "#999" } };
 const FADED_EDGE = { color: "#ececec", highlight: "#1b1b1b", hover: "#9a9a9a", inherit: false, opacity: 1 };
-const colorOf = (id) => (isTopic(id) ? TOPIC_COLOR : COLOR_OBJ[typeOf(idToU.get(id))]);
+const UNLINKED_COLOR = {
+  background: "#eeeeee", border: "#767676",
+  highlight: { background: "#dddddd", border: "#000000" }, hover: { background: "#e4e4e4", border: "#333333" },
+};
+const colorOf = (id) => (!isTopic(id) ? COLOR_OBJ[typeOf(idToU.get(id))] : topicNumber(id) === -1 ? UNLINKED_COLOR : TOPIC_COLOR);
 function nodeSize(u) {
   if (u < NP) return 9;
   return Math.round(Math.min(40, 9 + 3.5 * Math.log2(1 + adj().has[u].length)) * 10) / 10;

@@ -123,7 +123,7 @@ function enterFocus(u, hops, opts) {
 function topicMembers(c) {
   const a = adj();
   const inside = new Set();
-  for (let u = 0; u < NP; u++) if (PAPERS[u].c === c) inside.add(u);
+  for (let u = 0; u < NP; u++) if (topicOfPaper(u) === c) inside.add(u);
   const links = new Map();
   for (const u of inside) {
     let n = 0;
