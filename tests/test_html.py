@@ -244,7 +244,7 @@ def test_overview_is_the_topic_map(graph):
     community = {n: d["community"] for n, d in graph.nodes(data=True) if d["kind"] == "Paper"}
     sizes = Counter(c for c in community.values() if c != -1)
     assert len(sizes) >= 2
-    smallest = min(5, max(sizes.values()))  # the map draws topics of 5+ papers (any, if none is that big)
+    smallest = min(5, max(sizes.values()))  # the map draws topics of 5+ papers (any, if no topic is that big)
     unlinked = sum(1 for c in community.values() if c == -1)
     assert unlinked  # P0039 has no entity: the grey cluster of papers without links
     expected = {f"community:{c}" for c, n in sizes.items() if n >= smallest} | ({"community:-1"} if unlinked >= smallest else set())

@@ -81,7 +81,8 @@ def topic_map_view(uni: Universe, max_edges: int) -> View:
     Drawn: the ``MAX_TOPICS`` largest topics of ``MIN_TOPIC_PAPERS`` papers or more (of any
     size when none is that large); a paper of another topic opens it from the search."""
     size = {c: n for c, n, _labels in uni.communities}
-    big = [c for c, n, _labels in uni.communities if n >= min(MIN_TOPIC_PAPERS, max(size.values(), default=0))]
+    floor = min(MIN_TOPIC_PAPERS, max((n for c, n in size.items() if c != NO_COMMUNITY), default=0))
+    big = [c for c, n, _labels in uni.communities if n >= floor]
     drawn = set(big[:MAX_TOPICS])
     community = {p: rec["c"] for p, rec in enumerate(uni.papers) if rec.get("c") in drawn}
     between: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0.0, 0])
@@ -133,7 +134,8 @@ def topic_map_view(uni: Universe, max_edges: int) -> View:
         edges=edges,
         weights=weights,
         notes=notes,
-        info={"title": f"Topic map: {fmt(topics)} communities of papers, labelled by their most specific entities"},
+        info={"title": f"Topic map: {fmt(topics)} {'community' if topics == 1 else 'communities'} of papers, "
+                       "labelled by their most specific entities"},
         boxes=boxes,
     )
 
