@@ -30,9 +30,10 @@ Modules
   ``templates/explorer/*.js`` are the page script's modules, inlined in order (``JS_MODULES``).
 
 Views (file names used by :func:`write_views`)
-  ``overview``   -> ``explorer.html``   the top ``max_entities`` entities by number of papers plus
-                                        the ``max_papers`` papers most linked to them (HAS edges)
-  ``entity-map`` -> ``entities.html``   entities linked by co-occurrence (weight = shared papers)
+  ``overview``   -> ``explorer.html``   the topic map: communities of papers (``paperkg.graph.
+                                        communities``) sized by papers, labelled by their most
+                                        specific entities; a click opens one in place (page script)
+  ``entity-map`` -> ``entities.html``   entities linked by 2+ shared papers, umbrella terms out
   ``similarity`` -> ``similarity.html`` the ``max_papers`` papers with the most RELATED_TO weight,
                                         each with its 3 strongest links among them
   ``focus``      -> ``focus-<node>.html`` the ego graph of ``focus`` within ``hops`` hops
