@@ -5,14 +5,17 @@ Two steps, so that a build streams and re-uses work:
 1. :func:`extract_to_store` runs the spaCy stage only for the papers the store lacks (same id,
    same abstract, same extractor version) and writes the plain results in bounded batches as
    they stream out of ``nlp.pipe(..., as_tuples=True)``, locally or on a Dask cluster
-   (``engine="dask"``, :mod:`paperkg.extract.dask_engine`).
-2. :func:`resolve_stored` runs corpus-level resolution over every paper's stored results.
+   (``engine="dask"``, :mod:`paperkg.extract.dask_engine`). The NLP reads masked text; the
+   client widens each span over the raw abstract's markup before it stores the row.
+2. :func:`resolve_stored` runs corpus-level resolution over every paper's stored results
+   (:class:`~paperkg.extract.canonical.Resolved`: extractions and the resolution report), then
+   the learned roles.
 """
 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
@@ -20,8 +23,10 @@ from typing import Iterable, Iterator, Sequence
 from tqdm import tqdm
 
 from paperkg.errors import ExtractionError
-from paperkg.extract.canonical import DocMentions, resolve_corpus
+from paperkg.extract.canonical import DocMentions, Resolved, resolve
+from paperkg.extract.filtering import on_raw_text
 from paperkg.extract.markup import mask_markup
+from paperkg.extract.roles import assign_roles
 from paperkg.extract.store import BATCH, ExtractionStore, StoredDocs, extractor_version, text_hash
 from paperkg.types import Extraction, Paper
 
@@ -98,21 +103,25 @@ def extract_to_store(
             stream = _local_stream(papers, missing, use_model=use_model, n_process=n_process, batch_size=batch_size)
         stream = iter(tqdm(stream, total=len(missing), desc="extract", unit="abstract", disable=not progress))
         while batch := list(islice(stream, BATCH)):
-            store.put(version, [(keys[index], doc, notes) for index, doc, notes in batch])
+            # Widening over markup needs the raw abstract, which only the client holds.
+            store.put(version, [(keys[index], replace(doc, mentions=on_raw_text(papers[index].abstract, doc.mentions)), notes)
+                                for index, doc, notes in batch])
     return ExtractStats(extracted=len(missing), reused=len(papers) - len(missing), version=version)
 
 
-def resolve_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model: bool = True) -> list[Extraction]:
-    """Corpus-level resolution over the stored results of ``papers`` (read in batches).
+def resolve_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model: bool = True) -> Resolved:
+    """Corpus-level resolution over the stored results of ``papers`` (read in batches), with the
+    resolution report, then the learned roles (:mod:`~paperkg.extract.roles`) over the rule cues.
 
     The stored notes are said first, for reused papers too, so every build of the same inputs
     warns alike."""
     keys, version = paper_keys(papers), extractor_version(use_model)
     for index, notes in store.notes(keys, version):
         for note in notes:
-            # Over the per-document work budget: said, never silent.
+            # Over the per-document work budget (paperkg.extract.budget): said, never silent.
             log.warning(f"{papers[index].source or papers[index].id}:{papers[index].line}: {note}")
-    return resolve_corpus(papers, StoredDocs(store, keys, version))
+    resolved = resolve(papers, StoredDocs(store, keys, version))
+    return replace(resolved, extractions=assign_roles(resolved.extractions))
 
 
 def extract_papers(
@@ -128,9 +137,26 @@ def extract_papers(
 ) -> list[Extraction]:
     """Typed, canonical entities for each paper, in input order.
 
-    ``store`` is the SQLite file to re-use and fill (see :mod:`paperkg.extract.store`); without
-    it, a throwaway in-memory store is used.
+    The NLP reads the abstract with markup blanked out (same length), so every offset indexes
+    ``paper.abstract`` exactly as read. ``store`` is the SQLite file to re-use and fill (see
+    :mod:`paperkg.extract.store`); without it, a throwaway in-memory store is used.
     """
+    return extract_corpus(papers, n_process=n_process, batch_size=batch_size, use_model=use_model,
+                          progress=progress, store=store, engine=engine, scheduler=scheduler).extractions
+
+
+def extract_corpus(
+    papers: Sequence[Paper],
+    *,
+    n_process: int = 1,
+    batch_size: int = 64,
+    use_model: bool = True,
+    progress: bool = True,
+    store: str | Path | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
+) -> Resolved:
+    """As :func:`extract_papers`, plus the entity-resolution report (``resolution.jsonl``)."""
     db = ExtractionStore(store if store is not None else ":memory:")
     try:
         extract_to_store(papers, db, use_model=use_model, n_process=n_process, batch_size=batch_size,

@@ -1,5 +1,5 @@
 // Loader: paper -> paper similarity links whose source paper was not in the database when the
-// load started: no link of it can exist yet, so CREATE. row = {source, targets, weights, shared},
+// load started: no link of it can exist yet, so CREATE. row = {source, targets, weights, shared, reasons, evidence},
 // as in _load_links.cypher.
 UNWIND $rows AS row
 MATCH (a:Paper {id: row.source})
@@ -10,4 +10,6 @@ MATCH (b:Paper {id: row.targets[i]})
 USING INDEX SEEK b:Paper(id)
 CREATE (a)-[r:RELATED_TO]->(b)
 SET r.weight = row.weights[i],
-    r.shared = row.shared[i]
+    r.shared = row.shared[i],
+    r.reason = row.reasons[i],
+    r.evidence = row.evidence[i]

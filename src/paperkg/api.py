@@ -20,7 +20,8 @@ import networkx as nx
 
 from paperkg.extract.output import write_mentions_jsonl
 from paperkg.extract.readers import DEFAULT_MAX_CHARS, read_papers
-from paperkg.extract.run import ExtractStats, extract_papers, extract_to_store, resolve_stored
+from paperkg.extract.resolution import write_resolution
+from paperkg.extract.run import ExtractStats, extract_corpus, extract_papers, extract_to_store, resolve_stored
 from paperkg.extract.store import ExtractionStore
 from paperkg.graph import analytics
 from paperkg.graph.build import build_graph, paper_nodes
@@ -38,12 +39,13 @@ class ExtractResult:
     extractions: tuple[Extraction, ...]
     report: ReadReport
     warnings: tuple[str, ...] = ()
+    resolution: tuple[dict, ...] = ()
 
 
 @dataclass(frozen=True)
 class BuildStats:
     """What a :func:`build` cost: the store's re-use, and wall and CPU seconds per stage
-    (``read``, ``extract``, ``resolve``, ``link``; CPU of this process only)."""
+    (``read``, ``extract``, ``resolve`` with the learned roles, ``link``; CPU of this process only)."""
 
     extraction: ExtractStats
     stages: tuple[tuple[str, float, float], ...]
@@ -64,6 +66,7 @@ class KnowledgeGraph:
     graph: nx.DiGraph
     report: ReadReport | None = None
     extractions: tuple[Extraction, ...] = field(default=(), repr=False)
+    resolution: tuple[dict, ...] = field(default=(), repr=False)
     build_stats: BuildStats | None = None
 
     # --- queries -------------------------------------------------------------------------
@@ -109,11 +112,22 @@ class KnowledgeGraph:
         return run_named_query(self.graph, name, params)
 
     def stats(self, top: int = 10) -> dict:
-        """Counts, the top entities per type and the most-linked papers."""
+        """Counts, the top entities per type, the singleton share and entities per type and role,
+        the remaining duplicate candidates, links per paper, the papers most linked by evidence,
+        and the largest communities with their labels."""
+        from paperkg.graph import quality
+
+        duplicates = quality.duplicate_candidates(self.graph)
         return {
             "counts": analytics.counts(self.graph),
+            "entities": quality.entity_profile(self.graph),
             "top_entities": {t: analytics.entity_frequencies(self.graph, type=t, limit=top) for t in ENTITY_TYPES},
-            "most_linked_papers": analytics.most_linked_papers(self.graph, k=top),
+            "duplicate_candidates": {"groups": len(duplicates),
+                                     "rate": round(quality.duplicate_rate(self.graph, duplicates), 4),
+                                     "top": duplicates[:top]},
+            "links": quality.link_profile(self.graph),
+            "most_linked_papers": quality.most_linked_by_evidence(self.graph, k=top),
+            "communities": analytics.community_summary(self.graph, k=top),
         }
 
     # --- persistence and exports -------------------------------------------------------
@@ -130,8 +144,14 @@ class KnowledgeGraph:
 
     def to_html(self, path: PathLike, **options) -> list[Path]:
         """The interactive explorer: a file path writes one view, a directory writes all views."""
-        from paperkg.graph.html import write_html
+        from paperkg.graph.explorer import write_html
 
+        focus = options.get("focus")
+        if focus is not None and not self.graph.has_node(str(focus)) and not self.graph.has_node(f"paper:{focus}"):
+            # Names, aliases and acronyms resolve as in kg.entity ("SAC" -> entity:soft actor critic).
+            found = analytics.find_entity(self.graph, str(focus))
+            if found is not None:
+                options = {**options, "focus": found}
         return write_html(self.graph, path, **options)
 
     def to_neo4j(self, uri: str | None = None, user: str | None = None, password: str | None = None,
@@ -153,7 +173,8 @@ class KnowledgeGraph:
         return write_neo4j_admin(self.graph, out_dir, array_delimiter=array_delimiter)
 
     def export(self, out_dir: PathLike, *, html: bool = True) -> dict[str, Path]:
-        """Write every export into ``out_dir``: graph.json, graph.graphml, mentions.jsonl, HTML."""
+        """Write every export into ``out_dir``: graph.json, graph.graphml, mentions.jsonl,
+        resolution.jsonl (the entity-resolution report), HTML."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
         written = {
@@ -162,6 +183,7 @@ class KnowledgeGraph:
         }
         if self.extractions:
             written["mentions"] = self.to_mentions_jsonl(out / "mentions.jsonl")
+            written["resolution"] = write_resolution(self.resolution, out / "resolution.jsonl")
         if html:
             for page in self.to_html(out):
                 written[f"html:{page.name}"] = page
@@ -187,10 +209,10 @@ def extract_entities(
     if output is not None:
         check_output_file(output)
     result = read_papers(paths, max_chars=max_chars)
-    extractions = extract_papers(result.papers, n_process=n_process, use_model=use_model, progress=progress, store=store)
+    resolved = extract_corpus(result.papers, n_process=n_process, use_model=use_model, progress=progress, store=store)
     if output is not None:
-        write_mentions_jsonl(extractions, output)
-    return ExtractResult(tuple(extractions), result.report(), tuple(result.warnings))
+        write_mentions_jsonl(resolved.extractions, output)
+    return ExtractResult(tuple(resolved.extractions), result.report(), tuple(result.warnings), tuple(resolved.report))
 
 
 def build(
@@ -212,7 +234,8 @@ def build(
     linking always run over every paper. Without it, a throwaway in-memory store is used.
     ``engine="dask"`` runs extraction on the Dask cluster at ``scheduler`` (a local cluster of
     ``n_process`` workers when ``None``); see :mod:`paperkg.extract.dask_engine`.
-    ``kg.build_stats`` says how many papers were extracted and reused, and what each stage cost.
+    ``kg.resolution`` is the entity-resolution report (``resolution.jsonl``); ``kg.build_stats``
+    says how many papers were extracted and reused, and what each stage cost.
     """
     stages: list[tuple[str, float, float]] = []
     with _timed(stages, "read"):
@@ -223,23 +246,33 @@ def build(
             stats = extract_to_store(read.papers, db, use_model=use_model, n_process=n_process, engine=engine,
                                      scheduler=scheduler, progress=progress)
         with _timed(stages, "resolve"):
-            extractions = tuple(resolve_stored(read.papers, db, use_model=use_model))
+            resolved = resolve_stored(read.papers, db, use_model=use_model)
     finally:
         db.close()
     with _timed(stages, "link"):
-        graph = build_graph(extractions, top_k=top_k)
-    return KnowledgeGraph(graph=graph, report=read.report(), extractions=extractions,
+        graph = build_graph(resolved.extractions, top_k=top_k)
+    return KnowledgeGraph(graph=graph, report=read.report(), extractions=tuple(resolved.extractions),
+                          resolution=tuple(resolved.report),
                           build_stats=BuildStats(extraction=stats, stages=tuple(stages)))
 
 
 def evaluate(gold_path: PathLike, *, use_model: bool = True, n_process: int = 1):
-    """Score the whole extractor on span-annotated gold (``../shared/data/gold`` format).
+    """Score the whole extractor on a gold JSONL file, in either format of ``../shared/data/gold``.
 
-    Returns an :class:`~paperkg.extract.evaluate.EvaluationReport` (P/R/F1 per type and micro,
-    exact-span and overlap, plus the frequent errors).
+    Paper-level gold (records with ``abstract`` and entities with ``name``/``mentions``, as
+    ``paperkg_dev.jsonl``) gives a :class:`~paperkg.extract.paper_eval.PaperEvaluationReport`
+    (core recall, precision, proposed P/R/F1, type accuracy, link precision, mention-level
+    P/R/F1 per type); span gold (``text`` + ``entities`` with ``start``/``end``/``label``, as
+    SciERC) gives an :class:`~paperkg.extract.evaluate.EvaluationReport`.
     """
     from paperkg.extract.evaluate import evaluate_spans
+    from paperkg.extract.paper_eval import evaluate_papers, is_paper_level
     from paperkg.types import Paper
+
+    if is_paper_level(gold_path):
+        return evaluate_papers(
+            gold_path, lambda papers: extract_papers(papers, n_process=n_process, use_model=use_model, progress=False)
+        )
 
     def predict(texts: list[str]) -> list[list[tuple[int, int, str]]]:
         papers = [Paper(id=str(index), abstract=text) for index, text in enumerate(texts)]
