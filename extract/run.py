@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import replace
 from typing import Sequence
 
@@ -13,6 +14,8 @@ from paperkg.extract.markup import clean_name, mask_markup, widen_to_markup
 from paperkg.extract.pipeline import build_pipeline
 from paperkg.extract.roles import assign_roles
 from paperkg.types import Extraction, Paper
+
+log = logging.getLogger("paperkg")
 
 
 def extract_papers(
@@ -61,6 +64,9 @@ def extract_docs(
     docs: list[DocMentions | None] = [None] * len(papers)
     stream = nlp.pipe(items, as_tuples=True, n_process=n_process, batch_size=batch_size)
     for doc, index in tqdm(stream, total=len(papers), desc="extract", unit="abstract", disable=not progress):
+        for note in doc._.paperkg_notes or ():
+            # Over the per-document work budget (paperkg.extract.budget): said, never silent.
+            log.warning(f"{papers[index].source or papers[index].id}:{papers[index].line}: {note}")
         text = papers[index].abstract
         widened = ((*widen_to_markup(text, row[0], row[1]), *row[2:]) for row in doc._.paperkg_mentions)
         docs[index] = DocMentions(
