@@ -15,6 +15,9 @@
    - **link evidence**: the share of links whose shared entities are all umbrella terms
      (``UMBRELLA_TERMS``), the share resting only on entities found in >= 20 papers (the issue's
      first measure), links on one entity, and papers at the cap.
+3. ``--scale N``: CPU seconds of :func:`paperkg.graph.linking.paper_links` alone on a synthetic
+   graph of N papers (10 Zipf(1.3)-drawn entities each over 3N entities, a third of them named),
+   against the later target of 100k papers in <= 30 CPU-s; nothing else runs.
 2. Link precision and core-pair recall on the 240 papers of ``paperkg_train.jsonl`` +
    ``paperkg_dev.jsonl`` built together: gold links are pairs sharing a gold canonical entity
    (normalized name); precision = share of RELATED_TO pairs that gold links; core-pair recall =
@@ -121,11 +124,37 @@ def gold_links(data: Path, use_model: bool) -> dict:
             "core_ceiling": len(reachable) / max(1, len(core_pairs))}
 
 
+def synthetic_links(n: int) -> None:
+    import networkx as nx
+    import numpy as np
+
+    from paperkg.graph.linking import paper_links
+
+    rng = np.random.default_rng(0)
+    graph = nx.DiGraph()
+    for e in range(3 * n):
+        name = f"Ent{e}Net" if e % 3 == 0 else f"entity {e} phrase"
+        graph.add_node(f"entity:e{e}", kind="Entity", key=f"e{e}", name=name, type="Method", alias_keys=[f"e{e}"])
+    draws = np.minimum(rng.zipf(1.3, size=(n, 10)) - 1, 3 * n - 1)
+    for p in range(n):
+        graph.add_node(f"paper:{p:07d}", kind="Paper", title=None)
+        for e in set(draws[p].tolist()):
+            graph.add_edge(f"paper:{p:07d}", f"entity:e{e}", kind="HAS", role="used", count=1 + e % 2)
+    started = time.process_time()
+    links = sum(1 for _ in paper_links(graph, top_k=20))
+    print(f"paper_links, synthetic {n} papers: {links} links in {time.process_time() - started:.1f} CPU-s "
+          f"(target for 100k papers <= 30 CPU-s)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--no-model", action="store_true")
+    parser.add_argument("--scale", type=int, default=None, help="Only time paper_links on N synthetic papers.")
     args = parser.parse_args()
+    if args.scale:
+        synthetic_links(args.scale)
+        return
     use_model = not args.no_model
 
     started = time.process_time()

@@ -68,7 +68,6 @@ class EntityComponent:
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text
         candidates: list[tuple[int, int, str, str]] = []  # (start, end, type, origin)
-        model_ents = [(e.start_char, e.end_char, MODEL_LABELS[e.label_]) for e in doc.ents if e.label_ in MODEL_LABELS]
         steps = Steps.for_text(text)
         notes: list[str] = []
         try:
@@ -77,6 +76,7 @@ class EntityComponent:
             abbreviations = []
             notes.append(f"abbreviation detection skipped: {exc}")
         kinds: dict[str, list[str]] = {}
+        model_ents = [(e.start_char, e.end_char, MODEL_LABELS[e.label_]) for e in doc.ents if e.label_ in MODEL_LABELS]
         for abbr in abbreviations:
             long_form = text[abbr.long_start : abbr.long_end]
             # Unknown long forms take the type the NER gave the same words, else Method.

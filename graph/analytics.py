@@ -14,6 +14,7 @@ import networkx as nx
 from paperkg.errors import GraphError
 from paperkg.extract.normalize import normalize_key, variant_key
 from paperkg.graph.build import ENTITY_PREFIX, PAPER_PREFIX, entity_nodes, paper_nodes
+from paperkg.graph.communities import community_labels, community_of, louvain_groups
 from paperkg.types import ENTITY_TYPES
 
 
@@ -175,27 +176,32 @@ def most_linked_papers(graph: nx.DiGraph, k: int = 10) -> list[dict]:
     return rows[:k]
 
 
-def paper_similarity_graph(graph: nx.DiGraph) -> nx.Graph:
-    """The undirected paper-paper graph of RELATED_TO links (weights kept)."""
-    similarity = nx.Graph()
-    similarity.add_nodes_from(paper_nodes(graph))
-    for source, target, data in graph.edges(data=True):
-        if data["kind"] == "RELATED_TO":
-            similarity.add_edge(source, target, weight=data["weight"])
-    return similarity
-
-
 def communities(graph: nx.DiGraph, *, seed: int = 0, resolution: float = 1.0) -> list[list[str]]:
-    """Louvain communities of papers over the similarity links, largest first (paper ids).
+    """Louvain communities of papers over the similarity links, largest first (paper ids);
+    a paper without links is a community of its own, after the others.
 
     >>> communities(_example_graph())
     [['p1', 'p2'], ['p3']]
     """
-    similarity = paper_similarity_graph(graph)
-    found = nx.community.louvain_communities(similarity, weight="weight", seed=seed, resolution=resolution)
-    groups = [sorted(graph.nodes[n]["paper_id"] for n in group) for group in found]
-    groups.sort(key=lambda g: (-len(g), g[0]))
-    return groups
+    groups = [[graph.nodes[n]["paper_id"] for n in group] for group in louvain_groups(graph, seed=seed, resolution=resolution)]
+    grouped = {p for group in groups for p in group}
+    groups += [[p] for p in sorted(graph.nodes[n]["paper_id"] for n in paper_nodes(graph)) if p not in grouped]
+    return [sorted(g) for g in groups]
+
+
+def community_summary(graph: nx.DiGraph, k: int = 10) -> list[dict]:
+    """The ``k`` largest paper communities: number, papers, and their most specific entities.
+
+    >>> from paperkg.graph.communities import add_communities
+    >>> community_summary(add_communities(_example_graph()))
+    [{'community': 0, 'papers': 2, 'labels': []}]
+    """
+    sizes = Counter(c for c in community_of(graph).values() if c != -1)
+    labels = community_labels(graph)
+    return [
+        {"community": c, "papers": n, "labels": [graph.nodes[e]["name"] for e in labels.get(c, [])]}
+        for c, n in sorted(sizes.items(), key=lambda item: (-item[1], item[0]))[:k]
+    ]
 
 
 def counts(graph: nx.DiGraph) -> dict:
@@ -208,6 +214,7 @@ def counts(graph: nx.DiGraph) -> dict:
         "entities_by_type": {t: types.get(t, 0) for t in ENTITY_TYPES},
         "paper_entity_edges": edges.get("HAS", 0),
         "paper_links": edges.get("RELATED_TO", 0),
+        "communities": len(set(community_of(graph).values()) - {-1}),
     }
 
 

@@ -8,6 +8,7 @@ import networkx as nx
 
 from paperkg.extract.canonical import entity_aliases
 from paperkg.extract.normalize import normalize_key
+from paperkg.graph.communities import add_communities
 from paperkg.graph.linking import add_links
 from paperkg.types import Extraction
 
@@ -37,7 +38,7 @@ def build_graph(extractions: Sequence[Extraction], *, top_k: int = 20) -> nx.DiG
     """
     graph = nx.DiGraph(paperkg_schema=1)
     add_extractions(graph, extractions)
-    return add_links(graph, top_k=top_k)
+    return add_communities(add_links(graph, top_k=top_k))
 
 
 def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.DiGraph:

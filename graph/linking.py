@@ -9,8 +9,8 @@ shared entity's contribution is its term of that cosine (the contributions sum t
 A pair is linked only with evidence: two shared specific (non-umbrella) entities, or one shared
 named entity that is rare (in at most :func:`rare_limit` papers). Rows are multiplied in blocks
 of :data:`BLOCK_ROWS` (never the bipartite projection, which is 99.7% dense at 20k papers); each
-paper proposes its ``2 * top_k`` strongest eligible links (``argpartition``, not a sort of the
-row), and links are accepted strongest first while both papers have fewer than ``top_k``. A
+paper proposes its ``2 * top_k`` strongest eligible links (one sort of each block's entries, not
+one per row), and links are accepted strongest first while both papers have fewer than ``top_k``. A
 paper without evidence has no links; none is filled up to ``top_k`` with weak ones.
 """
 
@@ -57,6 +57,12 @@ FAMILY_MIN_PAPERS = 10
 #: A named entity in at most this share of the papers (and at least RARE_MIN_PAPERS) is rare.
 RARE_SHARE = 0.01
 RARE_MIN_PAPERS = 5
+#: Entities in more papers than this share (at least UBIQUITY_MIN_PAPERS, at most
+#: UBIQUITY_MAX_PAPERS) add weight to pairs but propose none: the cap that keeps the block
+#: products sparse (an entity in d papers alone proposes d^2 pairs).
+UBIQUITY_SHARE = 0.02
+UBIQUITY_MIN_PAPERS = 100
+UBIQUITY_MAX_PAPERS = 500
 #: Specificity factors: named entities count fully, descriptive phrases half, families and
 #: field words little.
 NAMED, DESCRIPTIVE, FAMILY, UMBRELLA = 1.0, 0.5, 0.2, 0.05
@@ -85,6 +91,11 @@ def is_named(attrs: dict) -> bool:
     return len(capitals) >= 2
 
 
+def ubiquity_limit(n_papers: int) -> float:
+    """Paper count above which an entity proposes no pairs itself (the cap on the products)."""
+    return max(UBIQUITY_MIN_PAPERS, min(UBIQUITY_SHARE * n_papers, UBIQUITY_MAX_PAPERS))
+
+
 def family_limit(n_papers: int) -> float:
     """Paper count above which an unnamed entity is a broad family."""
     return max(FAMILY_MIN_PAPERS, FAMILY_SHARE * n_papers)
@@ -103,8 +114,8 @@ def is_umbrella(attrs: dict) -> bool:
     >>> is_umbrella({"key": "mujoco", "name": "MuJoCo"})
     False
     """
-    key = attrs.get("key") or ""
-    return key in UMBRELLA_TERMS or normalize_key(str(attrs.get("name") or key)) in UMBRELLA_TERMS
+    key = attrs.get("key")
+    return (key if key is not None else normalize_key(str(attrs.get("name") or ""))) in UMBRELLA_TERMS
 
 
 def is_family(attrs: dict, papers: int, n_papers: int) -> bool:
@@ -212,35 +223,22 @@ def link_values(graph: nx.DiGraph, entities: list[str], matrix: sparse.csr_matri
     family = np.zeros(len(entities), dtype=bool)
     core = np.zeros(len(entities), dtype=bool)
     limit = rare_limit(n_papers)
-    for col, node in enumerate(entities):
-        attrs = graph.nodes[node]
-        attrs = {"key": node.split(":", 1)[1], **attrs}
-        factor[col] = specificity(attrs, int(df[col]), n_papers)
-        if idf[col] <= 0 or is_umbrella(attrs):
-            continue
-        family[col] = is_family(attrs, int(df[col]), n_papers)
-        specific[col] = not family[col]
-        rare_named[col] = df[col] <= limit and is_named(attrs)
-        # A metric, or one plain word ("alignment"), central to two papers still says little.
-        core[col] = attrs.get("type") != "Metric" and (is_named(attrs) or len(str(attrs.get("name") or "").split()) > 1)
+    for col in np.flatnonzero(idf > 0).tolist():  # entities of one paper (most of them) link nothing
+        node = entities[col]
+        attrs = {"key": node.split(":", 1)[1], **graph.nodes[node]}
+        papers, named = int(df[col]), is_named(attrs)
+        if is_umbrella(attrs):
+            factor[col] = UMBRELLA
+        else:
+            family[col] = not named and papers > family_limit(n_papers)
+            factor[col] = NAMED if named else FAMILY if family[col] else DESCRIPTIVE
+            specific[col] = not family[col]
+            rare_named[col] = papers <= limit and named
+            # A metric, or one plain word ("alignment"), central to two papers still says little.
+            core[col] = attrs.get("type") != "Metric" and (named or len(str(attrs.get("name") or "").split()) > 1)
+        if attrs.get("type") == "Metric":
+            factor[col] *= METRIC_FACTOR
     return LinkValues(df=df, value=idf * factor, specific=specific, rare_named=rare_named, family=family, core=core)
-
-
-def _top_columns(cols: np.ndarray, vals: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The ``k`` largest values of a row (ties broken by the smaller column), strongest first.
-
-    >>> _top_columns(np.array([1, 2, 3, 4]), np.array([0.5, 0.9, 0.5, 0.1]), 2)
-    (array([2, 1]), array([0.9, 0.5]))
-    """
-    vals = np.round(vals, 12)
-    if len(vals) > k:
-        kth = np.partition(vals, len(vals) - k)[len(vals) - k]
-        above = np.flatnonzero(vals > kth)
-        tied = np.flatnonzero(vals == kth)[: k - len(above)]
-        keep = np.concatenate([above, tied])
-        cols, vals = cols[keep], vals[keep]
-    order = np.lexsort((cols, -vals))
-    return cols[order], vals[order]
 
 
 def paper_links(graph: nx.DiGraph, *, top_k: int = 20, min_weight: float = 0.0) -> Iterator[Link]:
@@ -269,72 +267,92 @@ def paper_links(graph: nx.DiGraph, *, top_k: int = 20, min_weight: float = 0.0) 
     norms[norms == 0] = 1.0
     unit = (sparse.diags(1.0 / norms) @ weighted).tocsr()
     unit.eliminate_zeros()
-    unit_t = unit.T.tocsc()
-    specific = matrix[:, np.flatnonzero(values.specific)].tocsr()
-    specific_t = specific.T.tocsc()
-    rare = matrix[:, np.flatnonzero(values.rare_named)].tocsr()
-    rare_t = rare.T.tocsc()
-    core = central[:, np.flatnonzero(values.core)].tocsr()
-    core_t = core.T.tocsc()
-    family_columns = np.flatnonzero(values.core & values.family)
-    family, family_central = matrix[:, family_columns].tocsr(), central[:, family_columns].tocsr()
-    family_t, family_central_t = family.T.tocsc(), family_central.T.tocsc()
-    chosen: dict[tuple[int, int], float] = {}
+    # The cap: an entity in more than ubiquity_limit() papers proposes no pairs (its products
+    # would be dense); it adds its share of the weight to the pairs that other evidence proposes.
+    common = values.df > ubiquity_limit(len(papers))
+    low, high = np.flatnonzero(~common), np.flatnonzero(common)
+    unit_low, unit_high = unit[:, low].tocsr(), unit[:, high].tocsr()
+    unit_low_t = unit_low.T.tocsc()
+
+    def columns(source: sparse.csr_matrix, wanted: np.ndarray) -> tuple[sparse.csr_matrix, sparse.csc_matrix]:
+        picked = source[:, np.flatnonzero(wanted & ~common)].tocsr()
+        return picked, picked.T.tocsc()
+
+    specific, specific_t = columns(matrix, values.specific)
+    rare, rare_t = columns(matrix, values.rare_named)
+    core, core_t = columns(central, values.core)
+    family, family_t = columns(matrix, values.core & values.family)
+    family_central, family_central_t = columns(central, values.core & values.family)
+    proposed: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for block_start in range(0, len(papers), BLOCK_ROWS):
         rows = slice(block_start, block_start + BLOCK_ROWS)
         # Evidence counts 1 for a rare named entity or one central to both papers, 1/2 for another
         # specific entity or for a broad family central to one of the two; a link needs 1.
         both = core[rows] @ core_t
-        one = family_central[rows] @ family_t + family[rows] @ family_central_t
-        evidence = (rare[rows] @ rare_t) + both + 0.5 * (specific[rows] @ specific_t) + 0.5 * (one - 2 * (family_central[rows] @ family_central_t))
-        block = (unit[rows] @ unit_t).multiply(evidence >= 1).tocsr()
-        block.eliminate_zeros()
-        block.sort_indices()
-        for offset in range(block.shape[0]):
-            row = block_start + offset
-            start, end = block.indptr[offset], block.indptr[offset + 1]
-            cols, vals = block.indices[start:end], block.data[start:end]
-            keep = (cols != row) & (vals > min_weight)
-            if not keep.any():
-                continue
-            # Twice top_k candidates, so a paper whose first choices are full still finds links.
-            cols, vals = _top_columns(cols[keep], vals[keep], 2 * top_k)
-            for col, val in zip(cols.tolist(), vals.tolist()):
-                chosen[(min(row, col), max(row, col))] = val
+        one = family_central[rows] @ family_t + family[rows] @ family_central_t - 2 * (family_central[rows] @ family_central_t)
+        evidence = (rare[rows] @ rare_t) + both + 0.5 * (specific[rows] @ specific_t) + 0.5 * one
+        block = (unit_low[rows] @ unit_low_t).multiply(evidence >= 1).tocoo()
+        keep = (block.row + block_start != block.col) & (block.data > 0)
+        block_rows, block_cols, vals = block.row[keep] + block_start, block.col[keep], block.data[keep]
+        if len(high) and len(vals):
+            vals = vals + np.asarray(unit_high[block_rows].multiply(unit_high[block_cols]).sum(axis=1)).ravel()
+        keep = vals > min_weight
+        block_rows, block_cols, vals = block_rows[keep], block_cols[keep], np.round(vals[keep], 12)
+        # Each row's 2 * top_k strongest (ties by the other paper): one sort of the block's
+        # entries by (row, -weight, column), never one per row; twice top_k, so that a paper
+        # whose first choices are full still finds links.
+        order = np.lexsort((block_cols, -vals, block_rows))
+        block_rows, block_cols, vals = block_rows[order], block_cols[order], vals[order]
+        starts = np.searchsorted(block_rows, block_rows, side="left")
+        first = (np.arange(len(block_rows)) - starts) < 2 * top_k
+        rows_kept, cols_kept = block_rows[first], block_cols[first]
+        proposed.append((np.minimum(rows_kept, cols_kept), np.maximum(rows_kept, cols_kept), vals[first]))
+    if not proposed:
+        return
+    lefts, rights, weights = (np.concatenate(parts) for parts in zip(*proposed))
     # Each paper proposed its best; a paper many others propose (a broad survey) would collect
     # far more. Accepting links strongest first while both ends have room keeps every degree <= k.
+    order = np.lexsort((rights, lefts, -weights))
     degree = [0] * len(papers)
-    capped: list[tuple[int, int]] = []
-    for (left, right), _ in sorted(chosen.items(), key=lambda item: (-item[1], item[0])):
-        if degree[left] < top_k and degree[right] < top_k:
-            capped.append((left, right))
+    capped: set[tuple[int, int]] = set()
+    for left, right in zip(lefts[order].tolist(), rights[order].tolist()):
+        if (left, right) not in capped and degree[left] < top_k and degree[right] < top_k:
+            capped.add((left, right))
             degree[left] += 1
             degree[right] += 1
+    static: dict[int, dict] = {}
+    row_values: dict[int, dict[int, float]] = {}
+
+    def values_of(row: int) -> dict[int, float]:
+        if row not in row_values:
+            start, end = unit.indptr[row], unit.indptr[row + 1]
+            row_values[row] = dict(zip(unit.indices[start:end].tolist(), unit.data[start:end].tolist()))
+        return row_values[row]
+
     for left, right in sorted(capped):
-        a = unit.indices[unit.indptr[left] : unit.indptr[left + 1]]
-        b = unit.indices[unit.indptr[right] : unit.indptr[right + 1]]
-        shared_cols, ia, ib = np.intersect1d(a, b, assume_unique=True, return_indices=True)
-        contrib = unit.data[unit.indptr[left] + ia] * unit.data[unit.indptr[right] + ib]
-        order = np.lexsort((shared_cols, -np.round(contrib, 12)))[:MAX_SHARED]
-        evidence = tuple(
-            _evidence(graph, entities[int(shared_cols[i])], int(values.df[shared_cols[i]]), float(contrib[i]))
-            for i in order
-        )
+        a, b = values_of(left), values_of(right)
+        contrib = sorted(((-round(a[c] * b[c], 12), entities[c], c) for c in a.keys() & b.keys()))
+        if not contrib:
+            continue
+        evidence = []
+        for negative, _, col in contrib[:MAX_SHARED]:
+            if col not in static:
+                static[col] = _evidence(graph, entities[col], int(values.df[col]))
+            evidence.append({**static[col], "contribution": round(-negative, 6)})
         yield Link(
             source=papers[left],
             target=papers[right],
-            weight=round(float(contrib.sum()), 6),
+            weight=round(-sum(item[0] for item in contrib), 6),
             shared=tuple(item["key"] for item in evidence),
-            evidence=evidence,
+            evidence=tuple(evidence),
             reason=link_reason(evidence),
         )
 
 
-def _evidence(graph: nx.DiGraph, node: str, papers: int, contribution: float) -> dict:
+def _evidence(graph: nx.DiGraph, node: str, papers: int) -> dict:
     attrs = graph.nodes[node]
     key = attrs.get("key") or node.split(":", 1)[1]
-    return {"key": key, "name": attrs.get("name") or key, "type": attrs.get("type"), "papers": papers,
-            "contribution": round(contribution, 6)}
+    return {"key": key, "name": attrs.get("name") or key, "type": attrs.get("type"), "papers": papers}
 
 
 def link_reason(evidence: tuple[dict, ...] | list[dict]) -> str:

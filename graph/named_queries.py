@@ -22,6 +22,7 @@ import networkx as nx
 
 from paperkg.graph import analytics
 from paperkg.graph.build import ENTITY_PREFIX, PAPER_PREFIX, entity_nodes
+from paperkg.graph.communities import community_of
 from paperkg.types import ENTITY_TYPES
 
 
@@ -47,13 +48,13 @@ def strip_entity_prefix(value: str) -> str:
     return value[len(ENTITY_PREFIX):] if value.startswith(ENTITY_PREFIX) else value
 
 
-def paper_communities(graph: nx.DiGraph) -> dict[str, str]:
-    """Paper id -> its Louvain community's id, the smallest paper id in it.
+def paper_communities(graph: nx.DiGraph) -> dict[str, int]:
+    """Paper id -> its community number (``community`` of the paper node, -1 without links).
 
-    The communities are :func:`paperkg.graph.analytics.communities` (seed 0); the loader stores
-    them as ``Paper.community`` so that ``bridge_entities`` runs in plain Cypher.
+    The communities are :func:`paperkg.graph.communities.add_communities` (Louvain, seed 0); the
+    loader stores them as ``Paper.community`` so that ``bridge_entities`` runs in plain Cypher.
     """
-    return {paper: group[0] for group in analytics.communities(graph) for paper in group}
+    return {graph.nodes[node]["paper_id"]: number for node, number in community_of(graph).items()}
 
 
 # --------------------------------------------------------------------------- the queries

@@ -2,7 +2,7 @@
 
 ``paperkg export GRAPH_JSON --format neo4j-admin DIR`` writes into ``DIR``:
 
-``papers.csv``       ``id:ID(Paper),:LABEL,title,abstract,venue,year:long,url,label,authors:string[],community``
+``papers.csv``       ``id:ID(Paper),:LABEL,title,abstract,venue,year:long,url,label,authors:string[],community:int``
 ``entities.csv``     ``key:ID(Entity),:LABEL,type,name,aliases:string[],alias_keys:string[],pwc_id,codesota_id,area,record_url,paper_count:long``
 ``paper_entity.csv`` ``:START_ID(Paper),:END_ID(Entity),:TYPE,count:long,evidence,evidence_offset:long``
 ``related_to.csv``   ``:START_ID(Paper),:END_ID(Paper),:TYPE,weight:double,shared:string[],reason,evidence``
@@ -37,7 +37,7 @@ from paperkg.types import ENTITY_TYPES
 ROLE_TYPES = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
 
 PAPER_HEADER = ("id:ID(Paper)", ":LABEL", "title", "abstract", "venue", "year:long", "url", "label",
-                "authors:string[]", "community")
+                "authors:string[]", "community:int")
 ENTITY_HEADER = ("key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "alias_keys:string[]", "pwc_id",
                  "codesota_id", "area", "record_url", "paper_count:long")
 #: Known-list properties of an entity (None when it matches no known record).

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from paperkg.extract.abbreviations import find_abbreviations
 from paperkg.extract.canonical import acronym_map
 from paperkg.extract.markup import mask_markup
-from paperkg.extract.normalize import (GENERIC_TAILS, generic_head, is_generic, normalize_key, trim_span,
+from paperkg.extract.normalize import (GENERIC_TAILS, americanize, generic_head, is_generic, normalize_key, trim_span,
                                        variant_key)
 from paperkg.extract.rules import proposal_spans, role_for, type_from_head
 
@@ -42,9 +42,10 @@ def test_plural_on_any_word_unifies(parts, data):
     assert normalize_key(" ".join(plural)) == normalize_key(" ".join(parts))
 
 
-@given(phrases, st.sampled_from(["-", " ", ""]))
+@given(phrases.filter(lambda ws: all(americanize(w) == w for w in ws)), st.sampled_from(["-", " ", ""]))
 @settings(max_examples=300, deadline=None)
 def test_hyphen_and_space_inside_words_unify(parts, joiner):
+    # (British spellings are whole words: "bbbdefence" is none, so they are left out here.)
     assert variant_key(normalize_key(joiner.join(parts))) == variant_key(normalize_key(" ".join(parts)))
 
 

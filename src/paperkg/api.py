@@ -93,7 +93,8 @@ class KnowledgeGraph:
 
     def stats(self, top: int = 10) -> dict:
         """Counts, the top entities per type, the singleton share and entities per type and role,
-        the remaining duplicate candidates, links per paper, and the papers most linked by evidence."""
+        the remaining duplicate candidates, links per paper, the papers most linked by evidence,
+        and the largest communities with their labels."""
         from paperkg.graph import quality
 
         duplicates = quality.duplicate_candidates(self.graph)
@@ -106,6 +107,7 @@ class KnowledgeGraph:
                                      "top": duplicates[:top]},
             "links": quality.link_profile(self.graph),
             "most_linked_papers": quality.most_linked_by_evidence(self.graph, k=top),
+            "communities": analytics.community_summary(self.graph, k=top),
         }
 
     # --- persistence and exports -------------------------------------------------------
@@ -122,7 +124,7 @@ class KnowledgeGraph:
 
     def to_html(self, path: PathLike, **options) -> list[Path]:
         """The interactive explorer: a file path writes one view, a directory writes all views."""
-        from paperkg.graph.html import write_html
+        from paperkg.graph.explorer import write_html
 
         focus = options.get("focus")
         if focus is not None and not self.graph.has_node(str(focus)) and not self.graph.has_node(f"paper:{focus}"):

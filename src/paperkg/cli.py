@@ -120,7 +120,8 @@ def stats(graph_file, top, as_json):
         return
     counts = summary["counts"]
     click.echo(f"papers {counts['papers']}  entities {counts['entities']}  "
-               f"paper-entity edges {counts['paper_entity_edges']}  paper links {counts['paper_links']}")
+               f"paper-entity edges {counts['paper_entity_edges']}  paper links {counts['paper_links']}  "
+               f"communities {counts['communities']}")
     profile = summary["entities"]
     click.echo(f"entities in one paper only: {profile['singletons']} ({profile['singleton_share']:.1%})")
     click.echo("paper-entity edges by type and role:")
@@ -130,6 +131,9 @@ def stats(graph_file, top, as_json):
         click.echo(f"\n{kind} ({counts['entities_by_type'][kind]})")
         for row in summary["top_entities"][kind]:
             click.echo(f"  {row['paper_count']:>5}  {row['name']}")
+    click.echo("\nlargest communities (papers, most specific entities)")
+    for row in summary["communities"]:
+        click.echo(f"  {row['papers']:>5}  #{row['community']}  {', '.join(row['labels'])}")
     dup = summary["duplicate_candidates"]
     click.echo(f"\nduplicate candidates (entities in >= 2 papers): {dup['groups']} groups, "
                f"{dup['rate']:.1%} of those entities")
@@ -155,13 +159,14 @@ def stats(graph_file, top, as_json):
               help="Which view to write [default: all views for a directory, the overview for a file].")
 @click.option("--focus", default=None, help="A paper id, entity key or entity name: also write its focus page.")
 @click.option("--hops", default=2, show_default=True, type=click.IntRange(1, 3), help="Neighbourhood size of a focus page.")
-@click.option("--max-entities", type=click.IntRange(min=1), default=None, help="Entities drawn (overview 200, entity map 300).")
-@click.option("--max-papers", type=click.IntRange(min=1), default=None, help="Papers drawn (overview 800, similarity map 1000).")
-@click.option("--max-edges", type=click.IntRange(min=1), default=None, help="Edges drawn (overview 10000, entity map 1500, similarity 4000).")
+@click.option("--max-entities", type=click.IntRange(min=1), default=None, help="Entities drawn (an opened topic 40, entity map 300).")
+@click.option("--max-papers", type=click.IntRange(min=1), default=None, help="Papers drawn (an opened topic 150, similarity map 1000).")
+@click.option("--max-edges", type=click.IntRange(min=1), default=None,
+              help="Edges drawn (links between topics 2000, entity map 1500, similarity 4000).")
 @click.option("--max-focus-nodes", type=click.IntRange(min=1), default=None, help="Nodes drawn on a focus page (300).")
 @click.option("--title", default=None, help="Page title.")
 def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges, max_focus_nodes, title):
-    """Write the offline HTML explorer of a saved graph (overview, entity map, similarity map, focus)."""
+    """Write the offline HTML explorer of a saved graph (topic map, entity map, similarity map, focus)."""
     pages = paperkg.load(graph_file).to_html(
         out, view=view, focus=focus, hops=hops, max_entities=max_entities, max_papers=max_papers,
         max_edges=max_edges, max_focus_nodes=max_focus_nodes, title=title,
