@@ -28,6 +28,7 @@ from typing import Any, Iterable, Sequence
 
 import networkx as nx
 
+from paperkg.atomic import REPLACE, atomic_open, atomic_write_text
 from paperkg.errors import GraphError
 from paperkg.graph.named_queries import paper_communities, strip_entity_prefix
 from paperkg.types import ENTITY_TYPES
@@ -75,7 +76,7 @@ def _field(value: Any, delimiter: str, where: str) -> str:
 
 def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[Any]], delimiter: str) -> int:
     count = 0
-    with open(path, "w", encoding="utf-8", newline="") as handle:
+    with atomic_open(path, "w", newline="", errors=REPLACE) as handle:
         handle.write(",".join(header) + "\n")
         for row in rows:
             where = f"{path.name} row {count + 1}"
@@ -146,9 +147,9 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
     from paperkg.queries.runner import statement
 
     written["constraints"] = out / "constraints.cypher"
-    written["constraints"].write_text(statement("constraints"), encoding="utf-8")
+    atomic_write_text(written["constraints"], statement("constraints"))
     written["import"] = out / "import.sh"
-    written["import"].write_text(
+    atomic_write_text(written["import"], 
         "#!/bin/sh\n"
         "# Bulk import of this paperkg graph into an EMPTY, STOPPED Neo4j 5 (it replaces the database),\n"
         "# then the constraints once the server runs again. Run from any directory.\n"
@@ -157,7 +158,6 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
         + import_command(Path("."), database=database, array_delimiter=array_delimiter) + "\n"
         "# after starting Neo4j:\n"
         "# cypher-shell -u neo4j -p \"$NEO4J_PASSWORD\" -f constraints.cypher\n",
-        encoding="utf-8",
     )
     written["import"].chmod(0o755)
     return written
