@@ -192,11 +192,11 @@ def write_graphml(graph: nx.DiGraph, path: str | Path) -> int:
         for name in sorted(types):
             keys[(domain, name)] = (f"d{len(keys)}", _graphml_type(types[name]))
 
-    def data(domain: str, attrs: dict, indent: str) -> str:
+    def data(domain: str, attrs: dict, indent: str) -> str:  # sorted: the same bytes after a load
         return "".join(
             f'{indent}<data key="{keys[(domain, name)][0]}">'
             f"{xml.text(_graphml_value(value, keys[(domain, name)][1]))}</data>\n"
-            for name, value in attrs.items() if value is not None)
+            for name, value in sorted(attrs.items()) if value is not None)
 
     ids: dict = {}
     with atomic_open(path, "w", newline="\n") as out:
