@@ -140,6 +140,15 @@ def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], 
     ``{key: path}``. Files of the previous set (its manifest) that the new one lacks are deleted,
     and so are files matching the ``replaces`` glob patterns (outputs of writers from before
     manifests). ``info`` goes into the manifest. Returns ``{key: final path}``.
+
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp())
+    >>> def pages(n):
+    ...     return lambda folder: {f"p{i}": atomic_write_text(folder / f"p{i}.txt", "x") for i in range(n)}
+    >>> sorted(write_set(out, pages(3))), sorted(write_set(out, pages(1)))
+    (['p0', 'p1', 'p2'], ['p0'])
+    >>> sorted(p.name for p in out.iterdir()), verify(out)
+    (['.paperkg-lock', 'p0.txt', 'paperkg-manifest.json'], [])
     """
     out = Path(out_dir)
     if out.exists() and not out.is_dir():

@@ -7,7 +7,9 @@
 ``paper_entity.csv`` ``:START_ID(Paper),:END_ID(Entity),:TYPE,count:long,evidence,evidence_offset:long``
 ``related_to.csv``   ``:START_ID(Paper),:END_ID(Paper),:TYPE,weight:double,shared:string[]``
 ``constraints.cypher`` the loader's constraints and index, to run once after the import
-``import.sh``        the exact ``neo4j-admin`` command for these files
+``import.sh``        the exact ``neo4j-admin`` command for these files, or, without a
+                     ``neo4j-admin`` on PATH, ``paperkg neo4j import`` (the local launcher's own
+                     import tool, :mod:`paperkg.queries.neo4j_import`)
 
 The imported database is the one ``paperkg load`` builds from the same graph: same labels,
 relationship types, properties and values (see ``queries/README.md``; tested by importing with
@@ -85,15 +87,18 @@ def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[Any]],
     return count
 
 
+def import_options(out_dir: Path, *, array_delimiter: str = ";") -> list[str]:
+    """The options of ``database import full`` for the files in ``out_dir``."""
+    files = {key: str(out_dir / name) for key, name in FILES.items()}
+    return [f"--nodes={files['papers']}", f"--nodes={files['entities']}",
+            f"--relationships={files['paper_entity']}", f"--relationships={files['related_to']}",
+            f"--array-delimiter={array_delimiter}", "--multiline-fields=true", "--overwrite-destination=true"]
+
+
 def import_command(out_dir: Path, *, database: str = "neo4j", array_delimiter: str = ";") -> str:
     """The ``neo4j-admin database import full`` command for the files in ``out_dir``."""
-    files = {key: shlex.quote(str(out_dir / name)) for key, name in FILES.items()}
-    return (
-        f"neo4j-admin database import full {shlex.quote(database)} \\\n"
-        f"  --nodes={files['papers']} --nodes={files['entities']} \\\n"
-        f"  --relationships={files['paper_entity']} --relationships={files['related_to']} \\\n"
-        f"  --array-delimiter={shlex.quote(array_delimiter)} --multiline-fields=true --overwrite-destination=true"
-    )
+    options = " ".join(shlex.quote(o) for o in import_options(out_dir, array_delimiter=array_delimiter))
+    return f"neo4j-admin database import full {shlex.quote(database)} {options}"
 
 
 def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter: str = ";",
@@ -149,15 +154,21 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
     written["constraints"] = out / "constraints.cypher"
     atomic_write_text(written["constraints"], statement("constraints"))
     written["import"] = out / "import.sh"
-    atomic_write_text(written["import"], 
+    command = import_command(Path("."), database=database, array_delimiter=array_delimiter)
+    atomic_write_text(written["import"], (
         "#!/bin/sh\n"
-        "# Bulk import of this paperkg graph into an EMPTY, STOPPED Neo4j 5 (it replaces the database),\n"
-        "# then the constraints once the server runs again. Run from any directory.\n"
+        "# Bulk import of this paperkg graph into a STOPPED Neo4j 5 (it replaces the database), then\n"
+        "# the constraints once the server runs again. Run from any directory. Uses neo4j-admin when\n"
+        "# it is on PATH (a Neo4j distribution, or inside the Docker image), else paperkg's local\n"
+        "# launcher (its own import tool; no neo4j-admin needed; see 'paperkg neo4j import --help').\n"
         "set -e\n"
         'cd "$(dirname "$0")"\n'
-        + import_command(Path("."), database=database, array_delimiter=array_delimiter) + "\n"
-        "# after starting Neo4j:\n"
-        "# cypher-shell -u neo4j -p \"$NEO4J_PASSWORD\" -f constraints.cypher\n",
-    )
+        "if command -v neo4j-admin >/dev/null 2>&1; then\n"
+        f"  {command}\n"
+        "else\n"
+        f"  paperkg neo4j import . --database {shlex.quote(database)} --array-delimiter {shlex.quote(array_delimiter)}\n"
+        "fi\n"
+        "# after starting Neo4j:  paperkg cypher < constraints.cypher   (or: paperkg load graph.json)\n"
+    ))
     written["import"].chmod(0o755)
     return written

@@ -20,6 +20,10 @@ MODULES = [
     "paperkg.graph.export",
     "paperkg.queries.runner",
     "paperkg.queries.loader",
+    "paperkg.queries.shell",
+    "paperkg.graph.export_set",
+    "paperkg.extract.output",
+    "paperkg.atomic",
 ]
 
 
