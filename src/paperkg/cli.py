@@ -263,7 +263,8 @@ def load_command(graph_file, batch_size, uri, user, password, database, progress
     """Load a saved graph (GRAPH_FILE, e.g. out/graph.json) into Neo4j.
 
     Idempotent (loading again changes nothing) and incremental (papers already in the database
-    stay; the file is the truth for the papers it contains); a killed load can simply be re-run.
+    stay; the file is the truth for the papers it contains); MERGE-only, so a killed load can
+    simply be re-run and loads may run at once: all end with the counts of one clean load.
     """
     report = paperkg.load(graph_file).to_neo4j(uri=uri, user=user, password=password, database=database,
                                                batch_size=batch_size, progress=progress)
