@@ -151,10 +151,9 @@ class Shell:
         if keys:
             print(format_rows(rows, keys, "table", max_width=80), file=self.out)
         counters = {k: v for k, v in vars(summary.counters).items() if v and not k.startswith("_")}
-        note = f"{len(rows)} row{'s' if len(rows) != 1 else ''}" if keys else "done"
-        if counters:
-            note += ", " + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(counters.items()))
-        print(note, file=self.err)
+        if counters or not keys:  # the table already ends with its row count
+            print(", ".join(f"{k.replace('_', ' ')} {v}" for k, v in sorted(counters.items())) or "done",
+                  file=self.err)
 
 
 def history_file() -> Path:
