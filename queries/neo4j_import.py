@@ -68,8 +68,7 @@ def import_graph(source: str | Path, *, data_dir: str | Path | None = None, data
                                f"its database, so stop it first (paperkg neo4j stop --data-dir {data})")
     source = Path(source)
     jar = server.build_launcher(cache_dir, progress=progress)
-    java = server._java_executable()
-    server._check_java(java)
+    java = server.java_executable()
     (data / "conf").mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="paperkg-import-") as tmp:
         if source.is_dir():

@@ -69,6 +69,7 @@ __all__ = [
     "default_cache_dir",
     "default_data_dir",
     "free_port",
+    "java_executable",
     "running_launchers",
     "start_local",
     "status_local",
@@ -259,6 +260,13 @@ def _check_java(java: str) -> int:
         raise ToolMissingError(
             f"{java!r} is Java {major}; Neo4j 5.26 needs Java {_MIN_JAVA} or newer (set JAVA_HOME)")
     return major
+
+
+def java_executable() -> str:
+    """The ``java`` the launcher runs with (``JAVA_HOME`` first), checked to be Java 17 or newer."""
+    java = _java_executable()
+    _check_java(java)
+    return java
 
 
 def _mvn_executable() -> str:
