@@ -43,10 +43,18 @@ def load_at_once(graphs, settings, batch_size: int) -> None:
         raise errors[0]
 
 
-def test_two_loads_at_once_give_the_counts_of_one(seeds_kg, clean_neo4j, settings):
+@pytest.mark.parametrize("schema_first", [False, True], ids=["empty", "constraints-exist"])
+def test_two_loads_at_once_give_the_counts_of_one(seeds_kg, clean_neo4j, settings, schema_first):
+    """Into an empty database (both loaders also create the constraints at once: a deadlock the
+    old loader did not retry), and with the constraints already there (the old loader then
+    CREATEd every relationship twice, and both loads exited 0)."""
     from neo4j_fixtures import wipe_database
 
+    from paperkg.queries.loader import create_schema
+
     graph = seeds_kg.graph
+    if schema_first:
+        create_schema(clean_neo4j, settings)
     load_at_once([graph, graph], settings, batch_size=25)
     concurrent = snapshot(clean_neo4j, settings.database)
 
