@@ -268,12 +268,25 @@ def create_schema(driver, settings: Neo4jSettings) -> None:
     """The uniqueness constraints and the type index (``IF NOT EXISTS``: safe to repeat).
 
     Each in a managed transaction: two loaders creating them at once can deadlock, a transient
-    error the driver then retries.
+    error the driver then retries; and the one that loses the race may be told the rule exists
+    already, which is what it wanted.
     """
+    from neo4j.exceptions import ClientError
+
     text = "\n".join(line for line in statement("constraints").splitlines() if not line.lstrip().startswith("//"))
     with neo4j_errors(settings, "creating constraints"), driver.session(database=settings.database) as session:
         for cypher in filter(None, (part.strip() for part in text.split(";"))):
-            session.execute_write(_write, cypher, {})
+            try:
+                session.execute_write(_write, cypher, {})
+            except ClientError as exc:
+                if not (exc.code or "").startswith(_SCHEMA_EXISTS):
+                    raise
+
+
+#: Codes of a schema rule that another loader created a moment earlier.
+_SCHEMA_EXISTS = tuple(f"Neo.ClientError.Schema.{name}" for name in (
+    "EquivalentSchemaRuleAlreadyExists", "ConstraintAlreadyExists", "IndexAlreadyExists",
+    "ConstraintWithNameAlreadyExists", "IndexWithNameAlreadyExists"))
 
 
 def existing_papers(driver, settings: Neo4jSettings, paper_ids: Sequence[str]) -> set[str]:
