@@ -15,10 +15,13 @@ set are written together:
 3. Roll forward: each file is moved into ``DIR`` with ``os.replace``, the stale files are
    deleted, the manifest replaces the old one last, and the commit folder is removed.
 
-A writer killed during step 3 (a window of a few renames, no data written) leaves
-``.paperkg-commit``; the next write into ``DIR``, or :func:`recover`, finishes the roll
-forward first, so the folder always ends as the complete new set. ``paperkg-manifest.json``
-names the files of the current set: :func:`verify` checks them.
+A writer killed during step 3 (a window of a few renames, microseconds, no data written)
+leaves ``.paperkg-commit``, and until it is finished some final names already hold new files
+beside old ones. The next write into ``DIR``, or :func:`recover`, finishes the roll forward
+first, so the folder always ends as the complete new set; :func:`verify` reports an unfinished
+one. ``paperkg-manifest.json`` names the files of the current set: :func:`verify` checks them.
+(Tested by killing builds from outside while they extract and while they stage, and by
+simulating the kill at each rename of the roll forward: ``tests/test_export_set.py``.)
 """
 
 from __future__ import annotations
