@@ -148,3 +148,33 @@ def test_real_import_gives_the_loaders_graph(seeds_kg, clean_neo4j, neo4j_settin
     finally:
         stop_local(data_dir=home)
     assert imported == loaded
+
+
+def test_import_script_runs_without_neo4j_admin(seeds_kg, tmp_path):
+    """The export's import.sh falls back to the launcher's import tool when no neo4j-admin is
+    on PATH (PAPERKG_HOME moves the default data dir into the test's folder)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from neo4j_fixtures import in_ci
+
+    from paperkg.queries.server import ToolMissingError, build_launcher
+
+    try:
+        build_launcher()
+    except ToolMissingError as exc:
+        if in_ci():
+            pytest.fail(f"the import tool is required in CI: {exc}", pytrace=False)
+        pytest.skip(f"no Java/Maven for the import tool: {exc}")
+    written = write_neo4j_admin(seeds_kg.graph, tmp_path / "csv")
+    bin_dir = Path(sys.executable).parent
+    path = os.pathsep.join([str(bin_dir)] + [p for p in os.environ["PATH"].split(os.pathsep)
+                                             if not (Path(p) / "neo4j-admin").exists()])
+    env = {**os.environ, "PATH": path, "PAPERKG_HOME": str(tmp_path / "home"),
+           "PAPERKG_NEO4J_IMPORT_JAVA_OPTS": "-Xmx512m"}
+    result = subprocess.run(["sh", str(written["import"])], env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "IMPORT DONE" in result.stdout
+    assert (tmp_path / "home" / "neo4j" / "data" / "data" / "databases" / "neo4j").is_dir()
