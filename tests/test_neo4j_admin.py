@@ -105,16 +105,11 @@ def test_cli_export(seeds_kg, tmp_path):
     assert missing.exit_code != 0 and "--format" in missing.output
 
 
-def test_real_import_gives_the_loaders_graph(seeds_kg, clean_neo4j, neo4j_settings, tmp_path):
-    """``paperkg neo4j import GRAPH.json`` runs Neo4j's own import tool from the local launcher's
-    build into a data dir; a server started on it holds what ``paperkg load`` writes, and answers
-    a named query with the same rows."""
-    from neo4j_fixtures import TEST_PASSWORD, in_ci
-    from test_neo4j_loader import snapshot
+def require_launcher() -> None:
+    """Build (cached) the local launcher, whose lib/ holds the import tool; skip without Java/Maven."""
+    from neo4j_fixtures import in_ci
 
-    from paperkg.queries.loader import load_graph
-    from paperkg.queries.runner import Neo4jSettings, connect, run_query
-    from paperkg.queries.server import ToolMissingError, build_launcher, free_port, start_local, stop_local
+    from paperkg.queries.server import ToolMissingError, build_launcher
 
     try:
         build_launcher()
@@ -122,6 +117,20 @@ def test_real_import_gives_the_loaders_graph(seeds_kg, clean_neo4j, neo4j_settin
         if in_ci():
             pytest.fail(f"the import tool is required in CI: {exc}", pytrace=False)
         pytest.skip(f"no Java/Maven for the import tool: {exc}")
+
+
+def test_real_import_gives_the_loaders_graph(seeds_kg, clean_neo4j, neo4j_settings, tmp_path):
+    """``paperkg neo4j import GRAPH.json`` runs Neo4j's own import tool from the local launcher's
+    build into a data dir; a server started on it holds what ``paperkg load`` writes, and answers
+    a named query with the same rows."""
+    from neo4j_fixtures import TEST_PASSWORD
+    from test_neo4j_loader import snapshot
+
+    from paperkg.queries.loader import load_graph
+    from paperkg.queries.runner import Neo4jSettings, connect, run_query
+    from paperkg.queries.server import free_port, start_local, stop_local
+
+    require_launcher()
 
     graph_file = seeds_kg.save(tmp_path / "graph.json")
     home = tmp_path / "home"
@@ -158,16 +167,7 @@ def test_import_script_runs_without_neo4j_admin(seeds_kg, tmp_path):
     import sys
     from pathlib import Path
 
-    from neo4j_fixtures import in_ci
-
-    from paperkg.queries.server import ToolMissingError, build_launcher
-
-    try:
-        build_launcher()
-    except ToolMissingError as exc:
-        if in_ci():
-            pytest.fail(f"the import tool is required in CI: {exc}", pytrace=False)
-        pytest.skip(f"no Java/Maven for the import tool: {exc}")
+    require_launcher()
     written = write_neo4j_admin(seeds_kg.graph, tmp_path / "csv")
     bin_dir = Path(sys.executable).parent
     path = os.pathsep.join([str(bin_dir)] + [p for p in os.environ["PATH"].split(os.pathsep)
