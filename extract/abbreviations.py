@@ -9,9 +9,19 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Iterable, Iterator
 
+from paperkg.extract.budget import Steps
+
+#: How far back from "(" a long form may start, in characters (17 words of 17 characters).
+LOOKBEHIND = 300
+#: How far back from "(" a short form may start: a short form has at most 12 characters.
+SHORT_LOOKBEHIND = 32
+
+_SPACE = re.compile(r"\s")
+_WORD_CHAR = re.compile(r"[\w\-]")
+_TOKEN_START = re.compile(r"(?<![\w\-])\w")
 _PAREN = re.compile(r"\(([^()]{1,120})\)")
-_WORD = re.compile(r"[^\s]+")
 _SHORT_FORM = re.compile(r"^[^\s]{1,12}$")
 _LONG_FORM_STOP = re.compile(r"[.;:!?]\s|,\s(?:and|or|which|where|while)\s")
 
@@ -91,8 +101,12 @@ def match_long_form(short: str, long_candidate: str) -> int | None:
     return start
 
 
-def find_abbreviations(text: str) -> list[Abbreviation]:
+def find_abbreviations(text: str, steps: Steps | None = None) -> list[Abbreviation]:
     """Every "long form (SHORT)" or "SHORT (long form)" definition in ``text``.
+
+    Linear in the text: each parenthesis looks back at most ``LOOKBEHIND`` characters for a long
+    form and ``SHORT_LOOKBEHIND`` for a short form, whatever precedes it. ``steps`` counts the
+    characters examined (see :mod:`~paperkg.extract.budget`).
 
     >>> text = "We introduce RVI-SAC, based on Soft Actor-Critic (SAC), and large language models (LLMs)."
     >>> [(a.long_form(text), a.short_form(text)) for a in find_abbreviations(text)]
@@ -101,30 +115,111 @@ def find_abbreviations(text: str) -> list[Abbreviation]:
     >>> [(a.long_form(text), a.short_form(text)) for a in find_abbreviations(text)]
     [('Extrapolation Algorithm for Greater Language-model Efficiency', 'EAGLE')]
     """
+    steps = steps if steps is not None else Steps()
     found: list[Abbreviation] = []
     for paren in _PAREN.finditer(text):
         inner = paren.group(1).strip()
         inner_start = paren.start(1) + (len(paren.group(1)) - len(paren.group(1).lstrip()))
+        steps.spend(len(paren.group(0)))
         # "(SAC; Haarnoja et al.)" or "(SAC, 2018)": the short form is the first chunk.
         first_chunk = re.split(r"[;,]\s", inner, maxsplit=1)[0].strip()
-        before = text[: paren.start()]
         if is_short_form(first_chunk):
+            base, before = _window(text, paren.start(), LOOKBEHIND)
             window_start = _long_form_window(before, first_chunk)
             candidate = before[window_start:].rstrip()
+            steps.spend(len(before) + len(candidate))
             offset = match_long_form(first_chunk, candidate)
             if offset is not None:
-                long_start = window_start + offset
-                long_end = window_start + len(candidate)
+                long_start = base + window_start + offset
+                long_end = base + window_start + len(candidate)
                 long_start, long_end = _trim_quotes(text, long_start, long_end)
                 found.append(Abbreviation(long_start, long_end, inner_start, inner_start + len(first_chunk)))
                 continue
         # "EAGLE (Extrapolation Algorithm for ...)": the short form precedes the parenthesis.
-        previous = re.search(r"([^\s(]+)\s*$", before)
-        if previous and len(inner.split()) >= 2:
-            short = previous.group(1).rstrip(",:")
-            if is_short_form(short) and match_long_form(short, inner) == 0:
-                found.append(Abbreviation(inner_start, inner_start + len(inner), previous.start(1), previous.start(1) + len(short)))
+        if len(inner.split()) >= 2:
+            previous = _previous_word(text, paren.start())
+            steps.spend(SHORT_LOOKBEHIND + len(inner))
+            if previous is not None:
+                short_start = previous[0]
+                short = text[short_start : previous[1]].rstrip(",:")
+                if is_short_form(short) and match_long_form(short, inner) == 0:
+                    found.append(Abbreviation(inner_start, inner_start + len(inner), short_start, short_start + len(short)))
     return found
+
+
+def _window(text: str, end: int, size: int) -> tuple[int, str]:
+    """``(start, text[start:end])``: at most ``size`` characters before ``end``, without a word
+    cut in two at the window's left edge."""
+    start = max(0, end - size)
+    if start > 0 and not text[start - 1].isspace():
+        space = _SPACE.search(text, start, end)
+        start = space.start() if space else end
+    return start, text[start:end]
+
+
+def _previous_word(text: str, end: int) -> tuple[int, int] | None:
+    """Offsets of the word right before ``end`` (spaces between allowed), when it is at most
+    ``SHORT_LOOKBEHIND`` characters long and ends within ``SHORT_LOOKBEHIND`` of ``end``.
+
+    >>> text = "we use EAGLE  ("
+    >>> start, stop = _previous_word(text, 14); text[start:stop]
+    'EAGLE'
+    >>> _previous_word("x" * 100 + " (", 101) is None
+    True
+    """
+    floor = max(0, end - 2 * SHORT_LOOKBEHIND)
+    stop = end
+    while stop > floor and text[stop - 1].isspace():
+        stop -= 1
+    if stop == floor or stop < end - SHORT_LOOKBEHIND:
+        return None
+    start = stop
+    limit = max(0, stop - SHORT_LOOKBEHIND)
+    while start > limit and not text[start - 1].isspace() and text[start - 1] != "(":
+        start -= 1
+    if start == stop or (start == limit and start > 0 and not text[start - 1].isspace() and text[start - 1] != "("):
+        return None  # nothing there, or a word longer than any short form
+    return start, stop
+
+
+def find_short_forms(text: str, shorts: Iterable[str], steps: Steps | None = None) -> Iterator[tuple[int, int, str]]:
+    """Every use of the defined short forms, in one pass: ``(start, end, short)``.
+
+    A use is the short form (or its plural, "LLM" for "LLMs" too) as a whole token: not inside a
+    longer word or hyphenated name. Each token start tries the at most 13 lengths a short form
+    can have, so the pass is linear in the text however many forms there are.
+
+    >>> text = "LLMs beat an LLM; TLLM and LLM-based do not."
+    >>> [(text[s:e], short) for s, e, short in find_short_forms(text, ["LLMs"])]
+    [('LLMs', 'LLMs'), ('LLM', 'LLMs')]
+    """
+    steps = steps if steps is not None else Steps()
+    forms: dict[str, list[str]] = {}
+    for short in shorts:
+        forms.setdefault(short.rstrip("s") or short, []).append(short)
+    if not forms:
+        return
+    lengths = sorted({len(base) for base in forms})
+    firsts = {base[0] for base in forms}
+    for token in _TOKEN_START.finditer(text):
+        start = token.start()
+        steps.spend(1)
+        if token.group() not in firsts:
+            continue
+        steps.spend(len(lengths))
+        for length in lengths:
+            base = text[start : start + length]
+            if len(base) < length:
+                break
+            if base not in forms:
+                continue
+            end = start + length
+            if text.startswith("s", end) and not _WORD_CHAR.match(text, end + 1):
+                end += 1
+            elif _WORD_CHAR.match(text, end):
+                continue
+            for short in forms[base]:
+                yield start, end, short
 
 
 def _long_form_window(before: str, short: str) -> int:
@@ -134,10 +229,13 @@ def _long_form_window(before: str, short: str) -> int:
     for stop in _LONG_FORM_STOP.finditer(before):
         pass
     floor = stop.end() if stop else 0
-    starts = [m.start() for m in _WORD.finditer(before, floor)]
-    if not starts:
+    segment = before[floor:]
+    words = segment.rsplit(None, max_words)
+    if not words or not words[-1]:
         return len(before)
-    return starts[max(0, len(starts) - max_words)]
+    if len(words) <= max_words:
+        return floor + len(segment) - len(segment.lstrip())
+    return before.index(words[1], floor + len(words[0]))
 
 
 def _trim_quotes(text: str, start: int, end: int) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from pathlib import Path
 
@@ -21,7 +21,8 @@ from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
 
 from paperkg.errors import ExtractionError
-from paperkg.extract.abbreviations import find_abbreviations
+from paperkg.extract.abbreviations import find_abbreviations, find_short_forms
+from paperkg.extract.budget import BudgetExceeded, Steps
 from paperkg.extract.gazetteer import GazetteerEntry, load_gazetteer
 from paperkg.extract.normalize import is_generic, normalize_key, strip_vague_prefix, trim_span
 from paperkg.extract.rules import proposal_spans, role_for, type_from_head
@@ -43,6 +44,8 @@ PRIORITY = {"model": 3, "abbreviation": 2, "proposal": 2, "gazetteer": 1}
 if not Doc.has_extension("paperkg_mentions"):
     Doc.set_extension("paperkg_mentions", default=None)
     Doc.set_extension("paperkg_abbreviations", default=None)
+if not Doc.has_extension("paperkg_notes"):
+    Doc.set_extension("paperkg_notes", default=None)
 
 
 class EntityComponent:
@@ -64,20 +67,36 @@ class EntityComponent:
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text
         candidates: list[tuple[int, int, str, str]] = []  # (start, end, type, origin)
-        abbreviations = find_abbreviations(text)
+        steps = Steps.for_text(text)
+        notes: list[str] = []
+        try:
+            abbreviations = find_abbreviations(text, steps)
+        except BudgetExceeded as exc:
+            abbreviations = []
+            notes.append(f"abbreviation detection skipped: {exc}")
+        kinds: dict[str, list[str]] = {}
         for abbr in abbreviations:
             long_form = text[abbr.long_start : abbr.long_end]
             kind = self._type_for(long_form) or "Method"
             candidates.append((abbr.long_start, abbr.long_end, kind, "abbreviation"))
-            short = re.escape(text[abbr.short_start : abbr.short_end].rstrip("s"))
-            for match in re.finditer(rf"(?<![\w\-]){short}s?(?![\w\-])", text):
-                candidates.append((match.start(), match.end(), kind, "abbreviation"))
+            short_kinds = kinds.setdefault(text[abbr.short_start : abbr.short_end], [])
+            if kind not in short_kinds:
+                short_kinds.append(kind)
+        try:
+            uses = list(find_short_forms(text, kinds, steps))
+        except BudgetExceeded as exc:
+            uses = []
+            notes.append(f"short-form matching skipped: {exc}")
+        for start, end, short in uses:
+            candidates.extend((start, end, kind, "abbreviation") for kind in kinds[short])
         sentences = [(sent.start_char, sent.end_char) for sent in doc.sents]
         sentence_starts = [start for start, _ in sentences]
-        for sent in doc.sents:
-            for start, end in proposal_spans(sent.text):
-                name = sent.text[start:end]
-                candidates.append((sent.start_char + start, sent.start_char + end, type_from_head(name) or self._type_for(name) or "Method", "proposal"))
+        # One string per sentence (Span.text rebuilds itself from the tokens on every access).
+        sentence_texts = [text[start:end] for start, end in sentences]
+        for (s_start, _), sentence in zip(sentences, sentence_texts):
+            for start, end in proposal_spans(sentence):
+                name = sentence[start:end]
+                candidates.append((s_start + start, s_start + end, type_from_head(name) or self._type_for(name) or "Method", "proposal"))
         for matcher in (self.cased, self.lower):
             for match_id, start, end in matcher(doc):
                 entry = self.entries[int(self.vocab_string(doc, match_id))]
@@ -89,11 +108,18 @@ class EntityComponent:
         # At a definition "long form (SF)", the short form takes the role of the long form.
         role_anchor = {a.short_start: a.long_start for a in abbreviations}
         mentions = []
-        for start, end, kind, origin, nested in resolve_overlaps(self._clean(text, candidates)):
-            s_start, s_end = sentences[max(bisect_right(sentence_starts, start) - 1, 0)]
+        cleaned = self._clean(text, candidates)
+        try:
+            resolved = resolve_overlaps(cleaned, steps)
+        except BudgetExceeded as exc:
+            resolved = sorted((*c, False) for c in set(cleaned) if c[3] == "model")
+            notes.append(f"rule mentions dropped, model mentions kept: overlap resolution {exc}")
+        for start, end, kind, origin, nested in resolved:
+            index = max(bisect_right(sentence_starts, start) - 1, 0)
+            s_start, s_end = sentences[index]
             kind = _context_type(text, end) or kind
             anchor = max(role_anchor.get(start, start), s_start)
-            role = role_for(text[s_start:s_end], anchor - s_start, end - s_start, origin=origin)
+            role = role_for(sentence_texts[index], anchor - s_start, end - s_start, origin=origin)
             if role == "proposed" and origin != "proposal" and normalize_key(text[start:end]) in self.type_by_key:
                 role = "used"  # a name in the gazetteer is known already, so this paper did not introduce it
             mentions.append((start, end, kind, role, origin, s_start, s_end, nested))
@@ -101,6 +127,7 @@ class EntityComponent:
         doc._.paperkg_abbreviations = [
             (a.long_start, a.long_end, a.short_start, a.short_end) for a in abbreviations
         ]
+        doc._.paperkg_notes = notes
         return doc
 
     @staticmethod
@@ -131,13 +158,19 @@ def _context_type(text: str, end: int) -> str | None:
     return _CONTEXT_TYPES.get(match.group(1).lower(), "Benchmark")
 
 
-def resolve_overlaps(candidates: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str, bool]]:
+def resolve_overlaps(
+    candidates: list[tuple[int, int, str, str]], steps: Steps | None = None
+) -> list[tuple[int, int, str, str, bool]]:
     """Keep the best of overlapping candidates (higher priority, then longer, then earlier),
     flagged ``nested=False``; a known name strictly inside a kept span stays too, as nested.
 
     Nested mentions let "MuJoCo" link papers even where the model tagged "Gymnasium's MuJoCo
     tasks" as one span, and keep "LESR" where it tagged "LLM-Empowered State Representation
     (LESR)"; evaluation against flat gold scores only the top-level spans.
+
+    The ranking key is total (origin and type included), so the result does not depend on the
+    order of ``candidates`` or on ``PYTHONHASHSEED``. Kept spans never overlap each other, so one
+    bisection finds the only kept span a candidate can touch: n·log n overall.
 
     >>> resolve_overlaps([(0, 15, "Method", "model"), (7, 15, "Method", "gazetteer"), (20, 23, "Task", "model")])
     [(0, 15, 'Method', 'model', False), (7, 15, 'Method', 'gazetteer', True), (20, 23, 'Task', 'model', False)]
@@ -146,37 +179,103 @@ def resolve_overlaps(candidates: list[tuple[int, int, str, str]]) -> list[tuple[
     >>> resolve_overlaps([(0, 10, "Method", "model"), (5, 12, "Method", "abbreviation")])
     [(0, 10, 'Method', 'model', False)]
     """
-    ranked = sorted(set(_extend_model_spans(candidates)), key=lambda c: (-PRIORITY[c[3]], -(c[1] - c[0]), c[0], c[2]))
-    taken: list[tuple[int, int, str, str]] = []
-    nested: list[tuple[int, int, str, str]] = []
+    steps = steps if steps is not None else Steps()
+    unique = set(_extend_model_spans(candidates, steps))
+    log_n = max(len(unique), 2).bit_length()
+    steps.spend(len(unique) * log_n)
+    ranked = sorted(unique, key=lambda c: (-PRIORITY[c[3]], -(c[1] - c[0]), c[0], c[1], c[2], c[3]))
+    taken = _DisjointSpans()
+    nested = _DisjointSpans()
     for cand in ranked:
-        overlapping = [other for other in taken if not (cand[1] <= other[0] or cand[0] >= other[1])]
-        if not overlapping:
-            taken.append(cand)
-        elif cand[3] != "model" and all(o[3] == "model" and o[0] <= cand[0] and cand[1] <= o[1] for o in overlapping):
-            if not any(n[0] < cand[1] and cand[0] < n[1] for n in nested):
-                nested.append(cand)
-    return sorted([(*c, False) for c in taken] + [(*c, True) for c in nested])
+        steps.spend(2 * log_n)
+        other = taken.overlapping(cand[0], cand[1])
+        if other is None:
+            taken.add(cand)
+        elif cand[3] != "model" and other[3] == "model" and other[0] <= cand[0] and cand[1] <= other[1]:
+            # A kept span holding the candidate is the only kept span it touches (kept spans are disjoint).
+            if nested.overlapping(cand[0], cand[1]) is None:
+                nested.add(cand)
+    return sorted([(*c, False) for c in taken.items] + [(*c, True) for c in nested.items])
 
 
-def _extend_model_spans(candidates: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
+class _DisjointSpans:
+    """Non-overlapping spans sorted by start; their ends are then sorted too."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.items: list[tuple] = []
+
+    def overlapping(self, start: int, end: int) -> tuple | None:
+        """The span that overlaps ``[start, end)``, if any: only the last one starting before
+        ``end`` can, as every earlier one ends before it."""
+        index = bisect_left(self.starts, end)
+        if index and self.items[index - 1][1] > start:
+            return self.items[index - 1]
+        return None
+
+    def add(self, item: tuple) -> None:
+        index = bisect_left(self.starts, item[0])
+        self.starts.insert(index, item[0])
+        self.items.insert(index, item)
+
+
+def _extend_model_spans(
+    candidates: list[tuple[int, int, str, str]], steps: Steps | None = None
+) -> list[tuple[int, int, str, str]]:
     """A known name that crosses a model span's edge means the model cut a name in two:
-    widen the model span to cover it ("score-based diffusion" + "diffusion model").
+    widen the model span to cover it ("score-based diffusion" + "diffusion model"), until no
+    known name crosses it.
+
+    Known names are sorted by start and by end; as the span grows, two pointer ranges (names
+    starting inside it, names ending inside it) grow with it, and each name is looked at once
+    per range: linear in the names the widened span touches.
 
     >>> _extend_model_spans([(0, 21, "Method", "model"), (12, 27, "Method", "gazetteer")])
     [(0, 27, 'Method', 'model'), (12, 27, 'Method', 'gazetteer')]
+    >>> _extend_model_spans([(3, 5, "Task", "model"), (0, 4, "Task", "gazetteer"), (2, 8, "Task", "gazetteer")])
+    [(0, 8, 'Task', 'model'), (0, 4, 'Task', 'gazetteer'), (2, 8, 'Task', 'gazetteer')]
     """
-    known = [c for c in candidates if c[3] == "gazetteer"]
+    steps = steps if steps is not None else Steps()
+    by_start = sorted({(c[0], c[1]) for c in candidates if c[3] == "gazetteer"})
+    by_end = sorted(by_start, key=lambda span: (span[1], span[0]))
+    starts = [span[0] for span in by_start]
+    ends = [span[1] for span in by_end]
     extended = []
     for start, end, kind, origin in candidates:
-        if origin == "model":
-            for k_start, k_end, _, _ in known:
-                crosses_end = start < k_start < end < k_end
-                crosses_start = k_start < start < k_end < end
-                if crosses_end or crosses_start:
-                    start, end = min(start, k_start), max(end, k_end)
+        steps.spend(1)
+        if origin == "model" and by_start:
+            start, end = _widen(start, end, by_start, starts, by_end, ends, steps)
         extended.append((start, end, kind, origin))
     return extended
+
+
+def _widen(start, end, by_start, starts, by_end, ends, steps: Steps) -> tuple[int, int]:
+    # Names starting strictly inside (start, end) are by_start[s_lo:s_hi]; one of them ending
+    # after `end` crosses the end. Names ending strictly inside are by_end[e_lo:e_hi]; one of
+    # them starting before `start` crosses the start. Both ranges only grow as the span does.
+    s_lo = s_hi = bisect_right(starts, start)
+    e_lo = e_hi = bisect_right(ends, start)
+    while True:
+        grown = False
+        while s_hi < len(starts) and starts[s_hi] < end:
+            end = max(end, by_start[s_hi][1])
+            s_hi += 1
+            grown = True
+        while s_lo > 0 and starts[s_lo - 1] > start:
+            s_lo -= 1
+            end = max(end, by_start[s_lo][1])
+            grown = True
+        while e_hi < len(ends) and ends[e_hi] < end:
+            start = min(start, by_end[e_hi][0])
+            e_hi += 1
+            grown = True
+        while e_lo > 0 and ends[e_lo - 1] > start:
+            e_lo -= 1
+            start = min(start, by_end[e_lo][0])
+            grown = True
+        if not grown:
+            steps.spend(1 + (s_hi - s_lo) + (e_hi - e_lo))  # every pointer move
+            return start, end
 
 
 @Language.factory("paperkg_entities")

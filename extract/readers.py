@@ -2,23 +2,30 @@
 
 Every record that is read is either kept or reported as skipped with its file, line and reason,
 so ``read == written + skipped`` holds for every run. Recoverable problems (a non-UTF-8 byte, a
-bad ``year``) become warnings that also name file and line.
+control or zero-width character removed by :mod:`~paperkg.extract.sanitize`) become warnings
+that also name file and line. Every format is read in one linear pass.
 """
 
 from __future__ import annotations
 
 import csv
 import hashlib
-import io
 import json
 import logging
+import math
+import os
 import re
+import stat
+import sys
 import unicodedata
-from dataclasses import dataclass, field
+from collections import Counter
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from paperkg.errors import InputError
+from paperkg.extract.sanitize import clean_text, describe
 from paperkg.types import Paper, ReadReport, Skipped
 
 log = logging.getLogger("paperkg")
@@ -26,11 +33,19 @@ log = logging.getLogger("paperkg")
 SUFFIXES = (".txt", ".jsonl", ".csv")
 #: Abstracts longer than this are not abstracts (a pasted paper, a broken export) and are skipped.
 DEFAULT_MAX_CHARS = 20_000
+#: The largest ``max_chars`` accepted: spaCy refuses longer texts (error E088).
+MAX_MAX_CHARS = 1_000_000
+#: Longer ids are not ids (and Neo4j cannot index them): such records are skipped.
+MAX_ID_CHARS = 256
+#: Years outside this range are not publication years: such records are skipped.
+YEARS = range(1900, 2101)
+#: The record fields paperkg reads; others are ignored.
+FIELDS = ("id", "abstract", "title", "venue", "year", "url", "authors", "keywords")
 
 _HEADER_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _HEADER_VENUE = re.compile(r"[A-Za-z][A-Za-z&\-]*[A-Za-z]")
 _HEADER_STOPWORDS = {"papers", "paper", "list", "abstracts", "abstract", "accepted", "proceedings", "of", "the"}
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t\r\f\v]*\n")
+_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 _SPACES = re.compile(r"\s+")
 
 
@@ -48,6 +63,12 @@ class ReadResult:
 
     def warn(self, source: str, line: int, message: str) -> None:
         text = f"{source}:{line}: {message}"
+        self.warnings.append(text)
+        log.warning(text)
+
+    def note(self, source: str, message: str) -> None:
+        """A warning about a whole file or folder entry (no line)."""
+        text = f"{source}: {message}"
         self.warnings.append(text)
         log.warning(text)
 
@@ -102,27 +123,84 @@ def looks_like_header(line: str) -> bool:
     return "\n" not in line.strip() and len(line.strip()) <= 120 and bool(_HEADER_YEAR.search(line))
 
 
-def iter_input_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Expand files and directories (their ``*.txt``, ``*.jsonl``, ``*.csv``, sorted)."""
+def iter_input_files(paths: Iterable[str | Path], result: ReadResult | None = None) -> Iterator[Path]:
+    """Expand files and folders: a folder's ``.txt``, ``.jsonl`` and ``.csv`` files, subfolders
+    included, in sorted path order.
+
+    Hidden entries (names starting with ``.``) are left out. Inside a folder, broken symbolic
+    links, links to folders, FIFOs, sockets and devices are reported (a warning naming the path)
+    and skipped; given directly, they are an :class:`~paperkg.errors.InputError` (a FIFO is never
+    opened, so it cannot hang the run).
+    """
     for raw in paths:
         path = Path(raw)
-        if not path.exists():
-            raise InputError(f"{path}: no such file or directory")
         if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in SUFFIXES)
+            found = _folder_files(path, result)
             if not found:
-                raise InputError(f"{path}: directory holds no .txt, .jsonl or .csv files")
+                raise InputError(f"{path}: folder holds no .txt, .jsonl or .csv files (subfolders included)")
             yield from found
-        elif path.suffix.lower() in SUFFIXES:
-            yield path
-        else:
+            continue
+        problem = _not_a_file(path)
+        if problem:
+            raise InputError(f"{path}: {problem}")
+        if path.suffix.lower() not in SUFFIXES:
             raise InputError(
                 f"{path}: unsupported file type {path.suffix or '(none)'!r}; use .txt, .jsonl or .csv"
             )
+        yield path
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why ``path`` cannot be read as an input file, or None when it is a regular file."""
+    if path.is_file():
+        return None
+    if path.is_symlink() and not path.exists():
+        return f"broken symbolic link (to {os.readlink(path)})"
+    if not path.exists():
+        return "no such file or directory"
+    if path.is_dir():
+        return "a folder"
+    mode = path.stat().st_mode
+    kind = "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode) else "a device"
+    return f"not a regular file ({kind})"
+
+
+def _folder_files(folder: Path, result: ReadResult | None) -> list[Path]:
+    found: list[Path] = []
+
+    def report(path: Path, message: str) -> None:
+        if result is not None:
+            result.note(str(path), f"skipped: {message}")
+
+    for root, dirs, files in os.walk(folder, onerror=lambda exc: report(Path(exc.filename or folder), f"cannot list: {exc.strerror}")):
+        base = Path(root)
+        kept_dirs = []
+        for name in sorted(dirs):
+            if name.startswith("."):
+                continue
+            if (base / name).is_symlink():
+                report(base / name, "symbolic link to a folder, not followed")
+                continue
+            kept_dirs.append(name)
+        dirs[:] = kept_dirs
+        for name in sorted(files):
+            path = base / name
+            if name.startswith(".") or path.suffix.lower() not in SUFFIXES:
+                continue
+            problem = _not_a_file(path)
+            if problem:
+                report(path, problem)
+                continue
+            found.append(path)
+    return sorted(found, key=lambda p: p.relative_to(folder).parts)
 
 
 def _decode_lines(path: Path, result: ReadResult) -> list[str]:
-    """Decode line by line so a bad byte costs a warning naming its line, not the whole file."""
+    """Decode line by line so a bad byte costs a warning naming its line, not the whole file.
+
+    ``\\r\\n``, ``\\r`` and ``\\n`` all end a line, so a file saved with old Mac line endings is
+    still one record per line.
+    """
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -130,7 +208,8 @@ def _decode_lines(path: Path, result: ReadResult) -> list[str]:
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     lines: list[str] = []
-    for number, raw in enumerate(data.split(b"\n"), start=1):
+    raw_lines = _LINE_BREAK.split(data) if b"\r" in data else data.split(b"\n")
+    for number, raw in enumerate(raw_lines, start=1):
         try:
             lines.append(raw.decode("utf-8"))
         except UnicodeDecodeError as exc:
@@ -143,13 +222,6 @@ def _decode_lines(path: Path, result: ReadResult) -> list[str]:
     return lines
 
 
-def _clean_field(value: object) -> str | None:
-    if value is None:
-        return None
-    text = str(value).strip()
-    return text or None
-
-
 def _as_tuple(value: object) -> tuple[str, ...]:
     if value is None or value == "":
         return ()
@@ -157,91 +229,186 @@ def _as_tuple(value: object) -> tuple[str, ...]:
         parts = value.split(";") if ";" in value else [value]
         return tuple(p.strip() for p in parts if p.strip())
     if isinstance(value, (list, tuple)):
-        return tuple(str(v).strip() for v in value if str(v).strip())
+        return tuple(str(v).strip() for v in value if v is not None and str(v).strip())
     return (str(value),)
 
 
+def _clean_value(value: object, counts: Counter) -> object:
+    """``value`` with :func:`~paperkg.extract.sanitize.clean_text` applied to every string in it."""
+    if isinstance(value, str):
+        return clean_text(value, counts)
+    if isinstance(value, list):
+        return [_clean_value(item, counts) for item in value]
+    return value
+
+
+def _parse_year(value: object) -> int | None:
+    """The year as an int in ``YEARS``, None when absent; raises ValueError with the reason.
+
+    >>> _parse_year(" 2024 "), _parse_year(""), _parse_year(2024.0), _parse_year("2024.0")
+    (2024, None, 2024, 2024)
+    >>> for bad in (True, 1e30, "soon", 99999):
+    ...     try:
+    ...         _parse_year(bad)
+    ...     except ValueError as exc:
+    ...         print(exc)
+    year True is not an integer
+    year 1e+30 is outside 1900-2100
+    year 'soon' is not an integer
+    year 99999 is outside 1900-2100
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError(f"year {value!r} is not an integer")
+    if isinstance(value, float):
+        if not math.isfinite(value) or not value.is_integer():
+            raise ValueError(f"year {value!r} is not an integer")
+        if not YEARS[0] <= value <= YEARS[-1]:
+            raise ValueError(f"year {value!r} is outside {YEARS[0]}-{YEARS[-1]}")
+        value = int(value)
+    elif isinstance(value, str):
+        text = value.strip()
+        # "2024.0" is how spreadsheets and pandas write an integer column that has gaps.
+        if not re.fullmatch(r"[0-9]{1,9}(?:\.0*)?", text):
+            raise ValueError(f"year {value!r} is not an integer")
+        value = int(text.split(".")[0])
+    if value not in YEARS:
+        raise ValueError(f"year {value!r} is outside {YEARS[0]}-{YEARS[-1]}")
+    return value
+
+
 class _Collector:
-    """Applies the per-record rules shared by all formats: checks, ids, duplicates."""
+    """Applies the per-record rules shared by all formats: cleaning, checks, ids, duplicates."""
 
     def __init__(self, result: ReadResult, max_chars: int) -> None:
         self.result = result
         self.max_chars = max_chars
-        self.by_hash: dict[str, Paper] = {}
+        self.by_hash: dict[str, int] = {}  # abstract digest -> index in result.papers
         self.by_id: dict[str, Paper] = {}
+        self.counts: Counter = Counter()  # characters cleaned in the current record, by kind
 
     def add(self, record: dict, source: str, line: int, defaults: dict) -> None:
         result = self.result
         result.read += 1
-        abstract = record.get("abstract")
-        if abstract is None:
-            result.skip(source, line, "no 'abstract' field")
+        counts = self.counts
+        counts.clear()
+        record = {name: _clean_value(value, counts) for name in FIELDS if (value := record.get(name)) is not None}
+        problem = self._problem(record)
+        if problem:
+            result.skip(source, line, problem)
             return
-        if not isinstance(abstract, str):
-            result.skip(source, line, f"'abstract' is {type(abstract).__name__}, not text")
-            return
-        if not abstract.strip():
-            result.skip(source, line, "empty abstract")
-            return
-        if len(abstract) > self.max_chars:
-            result.skip(
-                source, line, f"abstract is {len(abstract):,} characters, over the {self.max_chars:,} limit"
-            )
-            return
+        if counts:
+            result.warn(source, line, f"removed or replaced {describe(counts)}")
+        abstract = record["abstract"]
         digest = paper_id_for(abstract)
-        first = self.by_hash.get(digest)
-        if first is not None:
-            result.skip(source, line, f"duplicate abstract of paper {first.id} ({first.source}:{first.line})")
+        given_id = _id_text(record.get("id"))
+        if digest in self.by_hash:
+            self._duplicate_abstract(self.by_hash[digest], given_id, source, line)
             return
-        paper_id = _clean_field(record.get("id")) or digest
+        paper_id = given_id or digest
         if paper_id in self.by_id:
             first = self.by_id[paper_id]
             result.skip(source, line, f"duplicate id {paper_id!r} with a different abstract ({first.source}:{first.line})")
             return
-        year = record.get("year", defaults.get("year"))
-        if year is not None and not isinstance(year, int):
-            try:
-                year = int(str(year).strip())
-            except ValueError:
-                result.warn(source, line, f"year {year!r} is not a number; left empty")
-                year = None
+        try:
+            year = _parse_year(record.get("year", defaults.get("year")))
+        except ValueError as exc:
+            result.skip(source, line, str(exc))
+            return
         paper = Paper(
             id=paper_id,
             abstract=abstract,
-            title=_clean_field(record.get("title")),
-            venue=_clean_field(record.get("venue")) or defaults.get("venue"),
+            title=_text_field(record.get("title")),
+            venue=_text_field(record.get("venue")) or defaults.get("venue"),
             year=year,
-            url=_clean_field(record.get("url")),
+            url=_text_field(record.get("url")),
             authors=_as_tuple(record.get("authors")),
             keywords=_as_tuple(record.get("keywords")),
             source=source,
             line=line,
         )
-        self.by_hash[digest] = paper
+        self.by_hash[digest] = len(result.papers)
         self.by_id[paper_id] = paper
         result.papers.append(paper)
+
+    def _problem(self, record: dict) -> str | None:
+        """Why a (cleaned) record cannot become a paper, or None."""
+        abstract = record.get("abstract")
+        if abstract is None:
+            return "no 'abstract' field"
+        if not isinstance(abstract, str):
+            return f"'abstract' is {type(abstract).__name__}, not text"
+        if not abstract.strip():
+            return "empty abstract"
+        for name, value in record.items():
+            size = len(value) if isinstance(value, str) else sum(len(str(v)) for v in value) if isinstance(value, list) else 0
+            if size > self.max_chars:
+                what = "abstract" if name == "abstract" else f"field {name!r}"
+                return f"{what} is {size:,} characters, over the {self.max_chars:,} limit"
+        given = record.get("id")
+        if given is not None:
+            if isinstance(given, bool) or not isinstance(given, (str, int)):
+                return f"'id' is {type(given).__name__}, not text"
+            if len(str(given).strip()) > MAX_ID_CHARS:
+                return f"id is {len(str(given).strip()):,} characters, over the {MAX_ID_CHARS} limit"
+        return None
+
+    def _duplicate_abstract(self, index: int, given_id: str | None, source: str, line: int) -> None:
+        result = self.result
+        first = result.papers[index]
+        where = f"duplicate abstract of paper {first.id} ({first.source}:{first.line})"
+        if given_id and given_id != first.id and given_id not in first.aliases:
+            if given_id in self.by_id:
+                other = self.by_id[given_id]
+                result.skip(source, line, f"{where}; its id {given_id!r} is already paper {other.id} ({other.source}:{other.line})")
+                return
+            first = replace(first, aliases=first.aliases + (given_id,))
+            result.papers[index] = first
+            self.by_id[given_id] = first
+            result.skip(source, line, f"{where}; its id {given_id!r} is kept as an alias of that paper")
+            return
+        result.skip(source, line, where)
+
+
+def _id_text(value: object) -> str | None:
+    return _text_field(str(value)) if value is not None else None
+
+
+def _text_field(value: object) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def _paragraphs(lines: list[str]) -> Iterator[tuple[int, str]]:
+    """Blank-line separated paragraphs with the line number of their first line, in one pass."""
+    start = None
+    for index, line in enumerate(lines + [""]):
+        blank = not line.strip(" \t\f\v")
+        if blank and start is not None:
+            text = "\n".join(lines[start:index])
+            stripped = text.strip()
+            if stripped:
+                skipped_lines = text[: len(text) - len(text.lstrip())].count("\n")
+                yield start + skipped_lines + 1, stripped
+            start = None
+        elif not blank and start is None:
+            start = index
 
 
 def _read_text(path: Path, collector: _Collector) -> None:
     result = collector.result
     source = str(path)
-    text = "\n".join(_decode_lines(path, result))
-    paragraphs = []
-    offset = 0
-    for match in _PARAGRAPH_BREAK.finditer(text + "\n\n"):
-        chunk = text[offset : match.start()]
-        if chunk.strip():
-            leading = len(chunk) - len(chunk.lstrip())
-            line = text.count("\n", 0, offset + leading) + 1
-            paragraphs.append((line, chunk.strip()))
-        offset = match.end()
+    paragraphs = list(_paragraphs(_decode_lines(path, result)))
     if not paragraphs:
         result.warn(source, 1, "file is empty: no header and no abstracts")
         return
     defaults: dict = {}
     first_line, first = paragraphs[0]
     if looks_like_header(first):
-        venue, year = parse_header(first)
+        venue, year = parse_header(clean_text(first))
         defaults = {"venue": venue, "year": year}
         paragraphs = paragraphs[1:]
     else:
@@ -262,10 +429,15 @@ def _read_jsonl(path: Path, collector: _Collector) -> None:
             continue
         seen_any = True
         try:
-            record = json.loads(line)
+            # strict=False: a raw control character inside a string is cleaned, not a lost record.
+            record = json.loads(line, strict=False)
         except json.JSONDecodeError as exc:
             result.read += 1
             result.skip(source, number, f"not valid JSON ({exc.msg} at column {exc.colno})")
+            continue
+        except (ValueError, RecursionError) as exc:  # a 5,000-digit number, nesting too deep
+            result.read += 1
+            result.skip(source, number, f"not valid JSON ({str(exc).split(';')[0] or type(exc).__name__})")
             continue
         if not isinstance(record, dict):
             result.read += 1
@@ -276,24 +448,73 @@ def _read_jsonl(path: Path, collector: _Collector) -> None:
         result.warn(source, 1, "file is empty: no abstracts")
 
 
+class _LineFeed:
+    """Physical lines for ``csv.reader``; ``index`` says how many were consumed, so a record's
+    first line is known and parsing can restart right after a malformed record."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.index = 0
+
+    def __iter__(self) -> "_LineFeed":
+        return self
+
+    def __next__(self) -> str:
+        if self.index >= len(self.lines):
+            raise StopIteration
+        self.index += 1
+        return self.lines[self.index - 1] + "\n"
+
+
+@contextmanager
+def _csv_field_limit(limit: int) -> Iterator[None]:
+    # The csv module's limit is process-wide (128 KiB by default); raise it for this read only,
+    # so a long field is skipped by the --max-chars rule with its line instead of stopping the run.
+    previous = csv.field_size_limit(limit)
+    try:
+        yield
+    finally:
+        csv.field_size_limit(previous)
+
+
 def _read_csv(path: Path, collector: _Collector) -> None:
     result = collector.result
     source = str(path)
-    text = "\n".join(_decode_lines(path, result))
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    if not reader.fieldnames:
-        result.warn(source, 1, "file is empty: no header row and no abstracts")
-        return
-    if "abstract" not in reader.fieldnames:
-        raise InputError(f"{source}:1: CSV header has no 'abstract' column (columns: {', '.join(reader.fieldnames)})")
-    rows = 0
-    for row in reader:
-        rows += 1
-        if None in row:
-            result.read += 1
-            result.skip(source, reader.line_num, f"row has {len(reader.fieldnames) + len(row[None])} fields, header has {len(reader.fieldnames)}")
-            continue
-        collector.add(row, source, reader.line_num, {})
+    feed = _LineFeed(_decode_lines(path, result))
+    with _csv_field_limit(min(sys.maxsize, 2**31 - 1)):
+        reader = csv.reader(feed, strict=True)
+        try:
+            header = next(reader, None)
+        except csv.Error as exc:
+            raise InputError(f"{source}:1: malformed CSV header ({exc})") from exc
+        if not header or not any(h.strip() for h in header):
+            result.warn(source, 1, "file is empty: no header row and no abstracts")
+            return
+        fieldnames = [h.strip() for h in header]
+        if "abstract" not in fieldnames:
+            raise InputError(f"{source}:1: CSV header has no 'abstract' column (columns: {', '.join(fieldnames)})")
+        rows = 0
+        while True:
+            first = feed.index + 1
+            try:
+                row = next(reader)
+            except StopIteration:
+                break
+            except csv.Error as exc:
+                rows += 1
+                result.read += 1
+                result.skip(source, first, f"malformed CSV record ({exc}; an unclosed quote?); reading on at line {first + 1}")
+                feed.index = first
+                reader = csv.reader(feed, strict=True)
+                continue
+            if not row:
+                continue
+            rows += 1
+            if len(row) > len(fieldnames):
+                result.read += 1
+                result.skip(source, first, f"row has {len(row)} fields, header has {len(fieldnames)}")
+                continue
+            collector.add(dict(zip(fieldnames, row)), source, first, {})
     if rows == 0:
         result.warn(source, 1, "file has a header row but no abstracts")
 
@@ -307,10 +528,12 @@ def read_papers(paths: Iterable[str | Path], *, max_chars: int = DEFAULT_MAX_CHA
     Raises :class:`~paperkg.errors.InputError` for a missing path, an unsupported file type, or
     when nothing at all could be read.
     """
-    files = list(iter_input_files(paths))
+    if not 1 <= max_chars <= MAX_MAX_CHARS:
+        raise InputError(f"max_chars {max_chars} is outside 1-{MAX_MAX_CHARS:,}")
+    result = ReadResult()
+    files = list(iter_input_files(paths, result))
     if not files:
         raise InputError("no input files given")
-    result = ReadResult()
     collector = _Collector(result, max_chars)
     for path in files:
         _READERS[path.suffix.lower()](path, collector)

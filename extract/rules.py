@@ -6,6 +6,7 @@ All functions take strings (a sentence and offsets into it), so they are tested 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from paperkg.extract.normalize import GENERIC_HEADS, VAGUE_MODIFIERS
 
@@ -54,6 +55,11 @@ for _word in (
 
 _NAME_TOKEN = re.compile(r"[^\s,;:()\[\]\"]+")
 _CONNECTOR = {"of", "for", "and", "the", "with", "in", "on", "to", "via", "&"}
+#: A coined name is never longer; bounding the look-ahead keeps every rule linear in the text.
+_MAX_NAME_CHARS = 300
+_AFTER_NAME = re.compile(r"\s*(?:[,(.:]|$)")
+_FOLLOWING_WORD = re.compile(r"\s+([a-z][\w\-]*)")
+_OWN_WORD = re.compile(r"\b(?:our|novel|new)\b", re.I)
 
 
 def type_from_head(name: str) -> str | None:
@@ -108,7 +114,7 @@ def named_after(text: str, start: int) -> tuple[int, int] | None:
     >>> s, e = named_after(text, 13); text[s:e]
     'EE-LLM'
     """
-    tokens = list(_NAME_TOKEN.finditer(text, start))
+    tokens = list(_NAME_TOKEN.finditer(text, start, start + _MAX_NAME_CHARS))
     if not tokens or text[start:tokens[0].start()].strip(" *`\"'“"):
         return None
     first = tokens[0]
@@ -135,6 +141,7 @@ def named_after(text: str, start: int) -> tuple[int, int] | None:
     return (first.start() + (len(first.group()) - len(first.group().lstrip("*`\"'“"))), end)
 
 
+@lru_cache(maxsize=256)
 def proposal_object_start(sentence: str) -> int | None:
     """Where the object of "we propose/introduce/present ..." starts in ``sentence``, or None.
 
@@ -146,7 +153,8 @@ def proposal_object_start(sentence: str) -> int | None:
     """
     for verb in PROPOSAL_VERB.finditer(sentence):
         proposer = None
-        for proposer in PROPOSER.finditer(sentence, 0, verb.start()):
+        # Only a proposer ending within 40 characters counts, so look no further back (linear).
+        for proposer in PROPOSER.finditer(sentence, max(0, verb.start() - 80), verb.start()):
             pass
         if proposer is None or verb.start() - proposer.end() > 40:
             continue
@@ -165,12 +173,9 @@ def in_proposal_object(sentence: str, start: int) -> bool:
     (True, False)
     """
     object_start = proposal_object_start(sentence)
-    if object_start is None or start < object_start:
+    if object_start is None or start < object_start or start - object_start > 120:
         return False
-    between = sentence[object_start:start]
-    if OBJECT_BOUNDARY.search(between):
-        return False
-    return len(between) <= 120
+    return not OBJECT_BOUNDARY.search(sentence[object_start:start])
 
 
 def role_for(sentence: str, start: int, end: int, *, origin: str = "") -> str:
@@ -192,9 +197,15 @@ def role_for(sentence: str, start: int, end: int, *, origin: str = "") -> str:
         return "proposed"
     if NAMING_CUE.search(sentence[max(0, start - 12) : start]) and PROPOSER.search(sentence[:start]):
         return "proposed"
-    if USE_CUE.search(sentence):
+    if _has_use_cue(sentence):
         return "used"
     return "mentioned"
+
+
+@lru_cache(maxsize=256)
+def _has_use_cue(sentence: str) -> bool:
+    # Asked once per mention, answered once per sentence: one long sentence stays linear.
+    return bool(USE_CUE.search(sentence))
 
 
 def proposal_spans(sentence: str) -> list[tuple[int, int]]:
@@ -217,19 +228,21 @@ def proposal_spans(sentence: str) -> list[tuple[int, int]]:
         stop = boundary.start() if boundary else len(sentence)
         lead = re.match(r"\s*(?:the\s+)?", sentence[object_start:])
         found = named_after(sentence, object_start + lead.end())
-        if found and re.match(r"\s*(?:[,(.:]|$)", sentence[found[1] :]):
+        if found and _AFTER_NAME.match(sentence, found[1]):
             spans.append(found)  # "we introduce the Hare & Tortoise, ..."
         for token in _NAME_TOKEN.finditer(sentence, object_start, stop):
             word = token.group().strip("*`\"'“”.")
             if is_name_like(word) and word.lower() not in GENERIC_HEADS:
                 found = named_after(sentence, token.start())
-                following = re.match(r"\s+([a-z][\w\-]*)", sentence[found[1] :]) if found else None
+                following = _FOLLOWING_WORD.match(sentence, found[1]) if found else None
                 # "an LLM-assisted pipeline": a coined word used as a modifier is not the new thing.
                 if found and found not in spans and not (following and following.group(1) not in GENERIC_HEADS):
                     spans.append(found)
                 break
+    proposer, own = PROPOSER.search(sentence), _OWN_WORD.search(sentence)
     for cue in re.finditer(r"\b(?:called|named|dubbed|termed|coined)\s+", sentence):
-        if not PROPOSER.search(sentence[: cue.start()]) and not re.search(r"\b(?:our|novel|new)\b", sentence[: cue.start()], re.I):
+        # The first match in the sentence says whether any comes before the cue (one search, not one per cue).
+        if not (proposer and proposer.end() <= cue.start()) and not (own and own.end() <= cue.start()):
             continue
         found = named_after(sentence, cue.end())
         if found and found not in spans:

@@ -5,7 +5,9 @@ returns a new graph or an iterator. Its schema (the contract for exports, HTML a
 
 Nodes
   ``"paper:<paper_id>"``   kind="Paper", paper_id, label, title (str | None), abstract, venue,
-                           year (int | None), url, authors (list[str]), source, line
+                           year (int | None), url, authors (list[str]), keywords (list[str]),
+                           aliases (list[str]: explicit ids of later input records with the same
+                           abstract, which the reader folded into this paper), source, line
   ``"entity:<key>"``       kind="Entity", type (one of ``paperkg.types.ENTITY_TYPES``), key, name,
                            aliases (sorted list[str]), paper_count (int)
 

@@ -57,6 +57,8 @@ def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.
             year=paper.year,
             url=paper.url,
             authors=list(paper.authors),
+            keywords=list(paper.keywords),
+            aliases=list(paper.aliases),
             source=paper.source,
             line=paper.line,
         )

@@ -158,6 +158,7 @@ _PARAM = re.compile(r"^(?P<name>[A-Za-z_][A-Za-z0-9_]*)\s+(?P<type>enum\([^)]*\)
                     r"(?:\s*=\s*(?P<default>.+?))?\s*(?:--\s*(?P<help>.*))?$")
 _TYPES = ("string", "int", "float", "bool", "paper", "entity")
 _NULL = "null"
+_MAX_INT = 2**63 - 1  # Neo4j integers are 64-bit
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,9 @@ class Param:
         if value is None or (isinstance(value, str) and value.strip().lower() == _NULL and self.type != "string"):
             if self.required:
                 raise QueryError(f"query {query!r}: parameter {self.name!r} is required ({self.type}), got null")
+            if self.default is not None:
+                # Only a parameter declared "= null" takes null: Cypher's LIMIT null fails where a slice would not.
+                raise QueryError(f"query {query!r}: parameter {self.name!r} cannot be null (default {self.default})")
             return None
         bad = QueryError(f"query {query!r}: parameter {self.name!r} expects {self.type}, got {value!r}")
         if self.type == "int":
@@ -196,6 +200,8 @@ class Param:
                 raise bad from None
             if number < 0:
                 raise QueryError(f"query {query!r}: parameter {self.name!r} must be >= 0, got {value!r}")
+            if number > _MAX_INT:
+                raise QueryError(f"query {query!r}: parameter {self.name!r} must be <= {_MAX_INT} (a 64-bit integer), got {value!r}")
             return number
         if self.type == "float":
             if isinstance(value, bool):

@@ -58,7 +58,9 @@ def test_build_writes_every_export_and_reports(tmp_path):
     result = run("build", source, "--out", out, "--no-progress")
     assert result.returncode == 0, result.stderr
     assert "papers: read 4, written 2, skipped 2" in result.stderr
-    assert f"skipped {source}:2: not valid JSON" in result.stderr
+    assert f"warning: {source}:2: skipped: not valid JSON" in result.stderr
+    assert result.stderr.count(f"{source}:2:") == 1, "a skipped record is reported once"
+    assert "id 'c' is kept as an alias" in result.stderr
     for name in ("graph.json", "graph.graphml", "mentions.jsonl"):
         assert (out / name).stat().st_size > 0
     assert list(out.glob("*.html")), "no HTML view written"

@@ -7,6 +7,9 @@ import pytest
 
 MODULES = [
     "paperkg.extract.readers",
+    "paperkg.extract.sanitize",
+    "paperkg.extract.budget",
+    "paperkg.paths",
     "paperkg.extract.markup",
     "paperkg.extract.abbreviations",
     "paperkg.extract.normalize",

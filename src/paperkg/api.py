@@ -22,6 +22,7 @@ from paperkg.extract.run import extract_papers
 from paperkg.graph import analytics
 from paperkg.graph.build import build_graph, paper_nodes
 from paperkg.graph.export import read_node_link, write_graphml, write_node_link
+from paperkg.paths import check_output_file
 from paperkg.types import ENTITY_TYPES, Extraction, ReadReport
 
 PathLike = str | Path
@@ -177,8 +178,11 @@ def extract_entities(
 ) -> ExtractResult:
     """Read inputs and extract typed, canonical entities for every kept paper.
 
-    With ``output``, also write the mentions JSONL contract file there.
+    With ``output``, also write the mentions JSONL contract file there (the path is checked
+    before any reading, so a wrong one fails at once).
     """
+    if output is not None:
+        check_output_file(output)
     result = read_papers(paths, max_chars=max_chars)
     extractions = extract_papers(result.papers, n_process=n_process, use_model=use_model, progress=progress)
     if output is not None:

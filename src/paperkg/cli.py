@@ -1,13 +1,16 @@
 """The ``paperkg`` command line: a thin layer where each command calls one API function.
 
 Errors derived from :class:`~paperkg.errors.PaperKGError` become one line on stderr and exit
-status 1, without a traceback.
+status 1, without a traceback; a usage error (unknown option, a value out of range) is one line
+and exit status 2. Every numeric option is range-checked, and output paths are checked before
+any extraction starts.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 from pathlib import Path
 
@@ -15,7 +18,8 @@ import click
 
 import paperkg
 from paperkg.errors import PaperKGError
-from paperkg.extract.readers import DEFAULT_MAX_CHARS
+from paperkg.extract.readers import DEFAULT_MAX_CHARS, MAX_MAX_CHARS
+from paperkg.paths import check_output_dir, check_output_file
 from paperkg.types import ENTITY_TYPES, ReadReport
 
 
@@ -41,14 +45,16 @@ def _print_report(report: ReadReport) -> None:
         f"papers: read {report.read}, written {report.written}, skipped {len(report.skipped)}",
         err=True,
     )
-    for skipped in report.skipped:
-        click.echo(f"  skipped {skipped.source}:{skipped.line}: {skipped.reason}", err=True)
+    # Each skipped record was already reported as a warning, with its file, line and reason.
 
 
 input_args = click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-n_process_opt = click.option("--n-process", default=1, show_default=True, help="Worker processes for spaCy (nlp.pipe n_process).")
+n_process_opt = click.option("--n-process", default=1, show_default=True, type=click.IntRange(min=1),
+                             help="Worker processes for spaCy (nlp.pipe n_process).")
 no_model_opt = click.option("--no-model", is_flag=True, help="Rules and gazetteers only, without the trained NER (faster, lower recall).")
-max_chars_opt = click.option("--max-chars", default=DEFAULT_MAX_CHARS, show_default=True, help="Skip (and report) abstracts longer than this.")
+max_chars_opt = click.option("--max-chars", default=DEFAULT_MAX_CHARS, show_default=True,
+                             type=click.IntRange(1, MAX_MAX_CHARS),
+                             help="Skip (and report) records with an abstract or field longer than this (at most 1,000,000).")
 progress_opt = click.option("--progress/--no-progress", default=True, show_default=True, help="Show progress bars.")
 
 
@@ -69,6 +75,7 @@ def cli(quiet: bool) -> None:
 @progress_opt
 def extract(inputs, output, n_process, no_model, max_chars, progress):
     """Extract typed entities from INPUTS (.txt seed lists, .jsonl, .csv, or folders) into mentions JSONL."""
+    check_output_file(output)
     result = paperkg.extract_entities(
         inputs, output=output, n_process=n_process, use_model=not no_model, max_chars=max_chars, progress=progress
     )
@@ -79,7 +86,7 @@ def extract(inputs, output, n_process, no_model, max_chars, progress):
 @cli.command()
 @input_args
 @click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Directory for every export.")
-@click.option("--top-k", default=20, show_default=True, help="Paper-paper links kept per paper.")
+@click.option("--top-k", default=20, show_default=True, type=click.IntRange(min=0), help="Paper-paper links kept per paper (0: none).")
 @click.option("--html/--no-html", default=True, show_default=True, help="Also write the HTML explorer.")
 @n_process_opt
 @no_model_opt
@@ -91,6 +98,7 @@ def build(inputs, out_dir, top_k, html, n_process, no_model, max_chars, progress
     Writes graph.json (reload with 'paperkg stats DIR/graph.json'), graph.graphml,
     mentions.jsonl and the HTML explorer pages.
     """
+    check_output_dir(out_dir)
     kg = paperkg.build(inputs, top_k=top_k, n_process=n_process, use_model=not no_model, max_chars=max_chars, progress=progress)
     written = kg.export(out_dir, html=html)
     _print_report(kg.report)
@@ -106,7 +114,7 @@ def build(inputs, out_dir, top_k, html, n_process, no_model, max_chars, progress
 
 @cli.command()
 @click.argument("graph_file", type=click.Path(path_type=Path))
-@click.option("--top", default=10, show_default=True, help="Rows per list.")
+@click.option("--top", default=10, show_default=True, type=click.IntRange(min=0), help="Rows per list.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def stats(graph_file, top, as_json):
     """Print counts, the top entities per type and the most-linked papers of a saved graph."""
@@ -134,10 +142,10 @@ def stats(graph_file, top, as_json):
               help="Which view to write [default: all views for a directory, the overview for a file].")
 @click.option("--focus", default=None, help="A paper id, entity key or entity name: also write its focus page.")
 @click.option("--hops", default=2, show_default=True, type=click.IntRange(1, 3), help="Neighbourhood size of a focus page.")
-@click.option("--max-entities", type=int, default=None, help="Entities drawn (overview 200, entity map 300).")
-@click.option("--max-papers", type=int, default=None, help="Papers drawn (overview 800, similarity map 1000).")
-@click.option("--max-edges", type=int, default=None, help="Edges drawn (overview 10000, entity map 1500, similarity 4000).")
-@click.option("--max-focus-nodes", type=int, default=None, help="Nodes drawn on a focus page (300).")
+@click.option("--max-entities", type=click.IntRange(min=1), default=None, help="Entities drawn (overview 200, entity map 300).")
+@click.option("--max-papers", type=click.IntRange(min=1), default=None, help="Papers drawn (overview 800, similarity map 1000).")
+@click.option("--max-edges", type=click.IntRange(min=1), default=None, help="Edges drawn (overview 10000, entity map 1500, similarity 4000).")
+@click.option("--max-focus-nodes", type=click.IntRange(min=1), default=None, help="Nodes drawn on a focus page (300).")
 @click.option("--title", default=None, help="Page title.")
 def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges, max_focus_nodes, title):
     """Write the offline HTML explorer of a saved graph (overview, entity map, similarity map, focus)."""
@@ -167,7 +175,7 @@ def evaluate(gold_file, as_json, no_model, n_process):
               help="Folder with the *_train.jsonl and *_dev.jsonl gold files [default: ../shared/data/gold].")
 @click.option("--output", "output_dir", type=click.Path(path_type=Path), default=None,
               help="Where to write the model [default: the package's own extract/model/ner].")
-@click.option("--seed", default=0, show_default=True, help="Random seed (training is reproducible).")
+@click.option("--seed", default=0, show_default=True, type=click.IntRange(0, 2**32 - 1), help="Random seed (training is reproducible).")
 @progress_opt
 def train(gold_dir, output_dir, seed, progress):
     """Train the statistical NER on the gold train splits and install it in the package."""
@@ -190,9 +198,10 @@ data_dir_opt = click.option("--data-dir", type=click.Path(path_type=Path), defau
 
 
 @neo4j.command("start")
-@click.option("--port", default=7687, show_default=True, help="Bolt port on 127.0.0.1.")
+@click.option("--port", default=7687, show_default=True, type=click.IntRange(1, 65535), help="Bolt port on 127.0.0.1.")
 @data_dir_opt
-@click.option("--timeout", default=180.0, show_default=True, help="Seconds to wait until Bolt answers.")
+@click.option("--timeout", default=180.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
+              help="Seconds to wait until Bolt answers.")
 def neo4j_start(port, data_dir, timeout):
     """Build the launcher (cached), start Neo4j in the background and wait until Bolt answers."""
     from paperkg.queries.server import start_local
@@ -329,6 +338,15 @@ def export_command(graph_file, fmt, out_dir, array_delimiter):
     click.echo(f"import with: sh {written['import']}  (into an empty, stopped Neo4j; see queries/README.md)", err=True)
 
 
+def _one_line(exc: click.ClickException) -> str:
+    """A click error as one line, naming the command's --help for usage errors."""
+    message = re.sub(r"\s+", " ", exc.format_message()).strip()
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click.UsageError) and ctx is not None:
+        message += f" (see '{ctx.command_path} --help')"
+    return message
+
+
 def main() -> None:
     """Console entry point: run the CLI, turning paperkg errors into one-line messages."""
     try:
@@ -336,8 +354,11 @@ def main() -> None:
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
+    except click.exceptions.NoArgsIsHelpError as exc:
+        exc.show()  # plain "paperkg" or "paperkg neo4j": the help text is the answer
+        sys.exit(exc.exit_code)
     except click.ClickException as exc:
-        exc.show()
+        click.echo(f"error: {_one_line(exc)}", err=True)
         sys.exit(exc.exit_code)
     except PaperKGError as exc:
         click.echo(f"error: {exc}", err=True)

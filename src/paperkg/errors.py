@@ -15,6 +15,10 @@ class InputError(PaperKGError):
     """An input file is missing, unreadable or malformed (the message names file and line)."""
 
 
+class OutputError(PaperKGError):
+    """An output path cannot be written (a file where a folder is needed, no permission...)."""
+
+
 class ExtractionError(PaperKGError):
     """The extraction pipeline could not be built or run (e.g. the shipped model is missing)."""
 

@@ -23,6 +23,7 @@ class Paper:
 
     ``source`` and ``line`` say where it came from, so every later message can point back at
     the input (``line`` is 1-based: the JSONL/CSV row or the first line of the paragraph).
+    ``aliases`` are the explicit ids of later records with the same abstract (one paper, every id kept).
     """
 
     id: str
@@ -35,6 +36,7 @@ class Paper:
     keywords: tuple[str, ...] = ()
     source: str = ""
     line: int = 0
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
