@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from paperkg.extract.markup import clean_name
+
 #: Words that are never an entity on their own (the issue's list plus their near kin).
 GENERIC_HEADS = frozenset(
     """
@@ -55,14 +57,54 @@ _PARENTHETICAL = re.compile(r"\s*\([^()]*\)")
 _EDGE_PUNCT = ".,;:!?\"'`*()[]{}<>“”‘’«»"
 _TOKEN = re.compile(r"\S+")
 _KEEP_S = ("ss", "us", "is", "ics", "as", "ous")
+#: Words that end in "s" but are no plurals.
+_NOT_PLURAL = frozenset("news series species lens bias gas chaos atlas canvas thesis basis axis ethics this its".split())
+#: Trailing head words that add nothing to the name before them ("ImageNet dataset").
+GENERIC_TAILS = frozenset(
+    "method algorithm framework approach technique setting problem paradigm task dataset benchmark".split()
+)
+
+# British -> American spellings, as whole words: stems that take -ise/-isation, doubled -ll-,
+# -our, -tre and a few single words.
+_ISE_STEMS = (
+    "optim normal regular general token quant parameter parametr visual summar character categor random minim "
+    "maxim initial util recogn organ standard discret vector factor personal amort marginal binar linear special "
+    "symmetr stabil central decentral local real synthes prior capital memor author digit custom harmon modern "
+    "neutral penal polar popular serial steril emphas hypothes sanit critic crystall generali industrial "
+    "anonym canonical contextual conceptual formal global internal legal lexical mobil monet neural operational "
+    "optimal rational regional ritual tokenis vapor victim stylis"
+).split()
+_ISE_SUFFIXES = {"ise": "ize", "ises": "izes", "ised": "ized", "ising": "izing", "iser": "izer", "isers": "izers",
+                 "isation": "ization", "isations": "izations", "isable": "izable"}
+_LL_STEMS = "model label travel signal tunnel cancel channel level fuel funnel counsel jewel barrel shovel".split()
+_OUR_STEMS = "behavi col neighb fav flav harb hon lab rum vap hum arm odor".split()
+_WORDS = {
+    "centre": "center", "centres": "centers", "centred": "centered", "fibre": "fiber", "metre": "meter",
+    "litre": "liter", "theatre": "theater", "spectre": "specter", "analyse": "analyze", "analysed": "analyzed",
+    "analysing": "analyzing", "catalyse": "catalyze", "paralyse": "paralyze", "grey": "gray",
+    "programme": "program", "defence": "defense", "licence": "license", "offence": "offense",
+    "catalogue": "catalog", "judgement": "judgment", "ageing": "aging", "artefact": "artifact",
+    "artefacts": "artifacts", "aluminium": "aluminum", "manoeuvre": "maneuver", "sceptical": "skeptical",
+}
+for _stem in _ISE_STEMS:
+    for _british, _american in _ISE_SUFFIXES.items():
+        _WORDS.setdefault(_stem + _british, _stem + _american)
+for _stem in _LL_STEMS:
+    for _suffix in ("ed", "ing", "er", "ers"):
+        _WORDS[_stem + "l" + _suffix] = _stem + _suffix
+for _stem in _OUR_STEMS:
+    for _suffix in ("our", "ours", "oured", "ouring", "oural"):
+        _WORDS[_stem + _suffix] = _stem + _suffix.replace("our", "or", 1)
 
 
 def singularize(word: str) -> str:
-    """A light, idempotent English singular for the last word of a name.
+    """A light, idempotent English singular for one word of a name.
 
-    >>> [singularize(w) for w in ["models", "policies", "classes", "llms", "ifs", "dynamics", "loss"]]
-    ['model', 'policy', 'class', 'llm', 'if', 'dynamics', 'loss']
+    >>> [singularize(w) for w in ["models", "policies", "classes", "llms", "ifs", "dynamics", "loss", "news"]]
+    ['model', 'policy', 'class', 'llm', 'if', 'dynamics', 'loss', 'news']
     """
+    if word in _NOT_PLURAL:
+        return word
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if len(word) > 4 and word.endswith("sses"):
@@ -72,8 +114,53 @@ def singularize(word: str) -> str:
     return word
 
 
+def americanize(word: str) -> str:
+    """The American spelling of a lower-case word (British -ise, -ll-, -our, -tre forms).
+
+    >>> [americanize(w) for w in ["optimisation", "modelling", "behaviour", "centre", "supervised", "noise"]]
+    ['optimization', 'modeling', 'behavior', 'center', 'supervised', 'noise']
+    """
+    return _WORDS.get(word, word)
+
+
+def strip_parentheticals(name: str) -> str:
+    """A name without its parenthesized parts.
+
+    >>> strip_parentheticals("coordinate descent (CD)")
+    'coordinate descent'
+    """
+    return _PARENTHETICAL.sub("", name)
+
+
+def variant_key(key: str) -> str:
+    """The key with spaces removed: keys that differ only in spacing or hyphens name one thing.
+
+    >>> variant_key(normalize_key("Hotpot QA")) == variant_key(normalize_key("HotpotQA"))
+    True
+    >>> variant_key(normalize_key("pre-trained models")) == variant_key(normalize_key("pretrained model"))
+    True
+    """
+    return key.replace(" ", "")
+
+
+def generic_head(key: str) -> str | None:
+    """The key without a trailing generic head word, or None when there is none to drop.
+
+    >>> generic_head("imagenet dataset"), generic_head("reinforcement learning framework"), generic_head("mujoco")
+    ('imagenet', 'reinforcement learning', None)
+    >>> generic_head("benchmark") is None
+    True
+    """
+    words = key.split(" ")
+    if len(words) < 2 or words[-1] not in GENERIC_TAILS:
+        return None
+    head = " ".join(words[:-1])
+    return None if is_generic(head) else head
+
+
 def normalize_key(name: str) -> str:
-    """The canonical key of a name: case, hyphen, spacing, plural and article variants unify.
+    """The canonical key of a name: case, hyphen, spacing, plural, spelling, markup and article
+    variants unify.
 
     >>> normalize_key("Atari 100K") == normalize_key("Atari-100k")
     True
@@ -85,6 +172,8 @@ def normalize_key(name: str) -> str:
     False
     >>> normalize_key("Soft Actor-Critic (SAC)")
     'soft actor critic'
+    >>> normalize_key("Markov Decision Processes"), normalize_key("graphs neural networks"), normalize_key("Optimisation")
+    ('markov decision process', 'graph neural network', 'optimization')
     """
     text = name
     # Each step can expose work for another ("00.S" -> "00." -> "00"), so run to a fixed point.
@@ -98,14 +187,14 @@ def normalize_key(name: str) -> str:
 def _normalize_once(name: str) -> str:
     # "Soft Actor-Critic (SAC)" names the same thing as "Soft Actor-Critic".
     text = _PARENTHETICAL.sub(" ", name) if _PARENTHETICAL.sub("", name).strip() else name
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", clean_name(text))
     text = _DASHES.sub("-", text)
     text = unicodedata.normalize("NFKC", text.casefold())
     text = _SEPARATORS.sub(" ", text).strip(" " + _EDGE_PUNCT)
     words = text.split(" ")
     while len(words) > 1 and words[0] in ("the", "a", "an"):
         words = words[1:]
-    words[-1] = singularize(words[-1])
+    words = [singularize(americanize(word)) for word in words]
     text = " ".join(words)
     return _LETTER_DIGIT.sub("", text).strip(" " + _EDGE_PUNCT)
 

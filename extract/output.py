@@ -7,10 +7,12 @@ One line per paper, in input order::
        "role": "proposed|used|mentioned",
        "mentions": [{"start": 0, "end": 0, "text": "..."}]}]}
 
-Extra fields (``label``; an entity's ``key`` and ``evidence``; a mention's ``role`` and
-``nested``) are additions. A graph loaded from ``graph.json`` writes the same file from the
-graph (:func:`graph_records`), without a mention's ``role`` and ``nested``: the graph does not
-keep them.
+Extra fields (``label``; an entity's ``key``, ``evidence``, ``pwc_id``, ``codesota_id``,
+``area`` and ``record_url``; a mention's ``role`` and ``nested``) are additions. Each entity
+lists one mention per distinct occurrence; ``nested`` is true only for a mention strictly inside
+another, different span of the same abstract. A graph loaded from ``graph.json`` writes the
+same file from the graph (:func:`graph_records`), without a mention's ``role`` and ``nested``:
+the graph does not keep them.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ def extraction_record(extraction: Extraction) -> dict:
                 "role": entity.role,
                 "key": entity.key,
                 "evidence": entity.evidence,
+                "pwc_id": entity.pwc_id,
+                "codesota_id": entity.codesota_id,
+                "area": entity.area,
+                "record_url": entity.record_url,
                 "mentions": [
                     {"start": m.start, "end": m.end, "text": m.text, "role": m.role, "nested": m.nested}
                     for m in entity.mentions

@@ -23,6 +23,7 @@ from spacy.tokens import Doc
 from paperkg.errors import ExtractionError
 from paperkg.extract.abbreviations import find_abbreviations, find_short_forms
 from paperkg.extract.budget import BudgetExceeded, Steps
+from paperkg.extract.filtering import reject_reason, trim_candidate
 from paperkg.extract.gazetteer import GazetteerEntry, load_gazetteer
 from paperkg.extract.normalize import is_generic, normalize_key, strip_vague_prefix, trim_span
 from paperkg.extract.rules import proposal_spans, role_for, type_from_head
@@ -75,9 +76,11 @@ class EntityComponent:
             abbreviations = []
             notes.append(f"abbreviation detection skipped: {exc}")
         kinds: dict[str, list[str]] = {}
+        model_ents = [(e.start_char, e.end_char, MODEL_LABELS[e.label_]) for e in doc.ents if e.label_ in MODEL_LABELS]
         for abbr in abbreviations:
             long_form = text[abbr.long_start : abbr.long_end]
-            kind = self._type_for(long_form) or "Method"
+            # Unknown long forms take the type the NER gave the same words, else Method.
+            kind = self._type_for(long_form) or _overlapping_type(model_ents, abbr.long_start, abbr.long_end) or "Method"
             candidates.append((abbr.long_start, abbr.long_end, kind, "abbreviation"))
             short_kinds = kinds.setdefault(text[abbr.short_start : abbr.short_end], [])
             if kind not in short_kinds:
@@ -141,13 +144,28 @@ class EntityComponent:
         cleaned = []
         for start, end, kind, origin in candidates:
             start, end = trim_span(text, start, end)
+            if origin != "gazetteer":
+                start, end = trim_candidate(text, start, end)
             if origin == "model":
                 start, end = strip_vague_prefix(text, start, end)
                 kind = type_from_head(text[start:end]) or kind
             if end <= start or is_generic(text[start:end]):
                 continue
+            # The candidate filter: a name the gazetteer knows is an entity whatever its form.
+            if origin != "gazetteer" and normalize_key(text[start:end]) not in self.type_by_key and reject_reason(text[start:end]):
+                continue
             cleaned.append((start, end, kind, origin))
         return cleaned
+
+
+def _overlapping_type(spans: list[tuple[int, int, str]], start: int, end: int) -> str | None:
+    """The type of the longest span overlapping ``[start, end)``, if any.
+
+    >>> _overlapping_type([(0, 4, "Task"), (3, 20, "Method")], 2, 10)
+    'Method'
+    """
+    overlapping = [(min(e, end) - max(s, start), kind) for s, e, kind in spans if s < end and start < e]
+    return max(overlapping)[1] if overlapping else None
 
 
 def _context_type(text: str, end: int) -> str | None:
@@ -298,6 +316,8 @@ def build_pipeline(use_model: bool = True) -> Language:
             trained = spacy.load(MODEL_DIR)
         except (OSError, ValueError) as exc:
             raise ExtractionError(f"cannot load the trained model at {MODEL_DIR}: {exc}") from exc
+        if trained.vocab.vectors.shape[0]:
+            nlp.vocab.vectors = trained.vocab.vectors  # the NER reads the in-domain static vectors
         nlp.add_pipe("ner", source=trained)
     nlp.add_pipe("paperkg_entities")
     return nlp

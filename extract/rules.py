@@ -84,10 +84,10 @@ def type_from_head(name: str) -> str | None:
 
 
 def is_name_like(word: str) -> bool:
-    """A coined name: mixed case inside the word, an acronym, or letters with digits.
+    """A coined name: mixed case inside the word, an acronym, or letters with digits or symbols.
 
-    >>> [is_name_like(w) for w in ["HarmonyDream", "EE-LLM", "TDPO", "AbX", "νPI", "Transformer", "we"]]
-    [True, True, True, True, True, False, False]
+    >>> [is_name_like(w) for w in ["HarmonyDream", "EE-LLM", "TDPO", "AbX", "νPI", "∞-Diff", "Transformer", "we"]]
+    [True, True, True, True, True, True, False, False]
     """
     letters = [c for c in word if c.isalpha()]
     if len(letters) < 2:
@@ -97,7 +97,7 @@ def is_name_like(word: str) -> bool:
         return True
     if uppers == 1 and not letters[0].isupper():
         return True  # lower-then-upper, e.g. "νPI" or "iPhone"
-    return uppers >= 1 and any(c.isdigit() for c in word)
+    return uppers >= 1 and any(c.isdigit() or (not c.isascii() and not c.isalpha()) for c in word)
 
 
 def is_title_word(word: str) -> bool:

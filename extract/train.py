@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import sys
 import tempfile
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,7 @@ import spacy
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.training import Example
+from spacy.training.initialize import load_vectors_into_model
 from spacy.util import filter_spans, fix_random_seed, load_model_from_config, registry
 from thinc.api import Config
 
@@ -47,10 +49,13 @@ from paperkg.extract.evaluate import (
     SCORED_LABELS,
     EvaluationReport,
     GoldDoc,
+    GoldEntity,
     annotated_labels,
     read_gold,
     score,
 )
+from paperkg.extract.markup import mask_markup
+from paperkg.extract.paper_eval import GoldPaper, is_paper_level, read_paper_gold
 from paperkg.extract.pipeline import PACKAGED_MODEL_DIR
 from paperkg.extract.readers import read_papers
 
@@ -68,6 +73,12 @@ _DEFAULT_OPTIONS: dict[str, Any] = {
     "csner_unannotated": "missing",
     "teacher_steps": 1500,
     "full_repeat": 1,
+    "train_repeat": [],
+    "select_files": [],
+    "section_limit": 0,
+    "vectors_words": 20000,
+    "vectors_dim": 64,
+    "vectors_epochs": 5,
     "pretrain_epochs": 0,
     "pretrain_files": ["iclr2024.jsonl", "icml2024.jsonl", "neurips2023.jsonl"],
     "pretrain_include_train": True,
@@ -174,11 +185,46 @@ class TrainReport:
 # --------------------------------------------------------------------------------------------
 
 
-def _read_gold_file(gold_dir: Path, name: str, limit: int | None) -> list[GoldDoc]:
+#: paperkg entity type -> NER label (a Benchmark is tagged as DATASET; context and the
+#: gazetteer tell the two apart in the pipeline).
+PAPER_TYPE_LABELS = {"Method": "METHOD", "Task": "TASK", "Dataset": "DATASET", "Benchmark": "DATASET", "Metric": "METRIC"}
+
+
+def paper_gold_docs(papers: Sequence[GoldPaper]) -> list[GoldDoc]:
+    """Paper-level gold (``paperkg_train.jsonl``) as span docs: every mention of every entity,
+    labelled by its entity's type (its mentions never overlap, so nothing is dropped). The text
+    has its markup blanked, as the pipeline reads it; spans lose the blanks at their edges, and
+    a mention that is markup only (a LaTeX macro) is left out."""
+    docs = []
+    for gp in papers:
+        text = mask_markup(gp.paper.abstract)
+        ents = []
+        for g in gp.entities:
+            for s, e in g.mentions:
+                s, e = s + len(text[s:e]) - len(text[s:e].lstrip()), s + len(text[s:e].rstrip())
+                if e > s:
+                    ents.append(GoldEntity(start=s, end=e, label=PAPER_TYPE_LABELS[g.type], text=text[s:e]))
+        ents.sort(key=lambda ent: (ent.start, ent.end))
+        docs.append(GoldDoc(id=gp.paper.id, text=text, entities=tuple(ents), line=gp.line))
+    return docs
+
+
+def first_sections(doc: GoldDoc, n: int) -> GoldDoc:
+    """The first ``n`` sections of a full-text doc (SciREX: "\n\nsection: Abstract ..."),
+    with the entities inside them; a doc without sections is returned as it is."""
+    markers = [m.start() for m in re.finditer(r"\n+section: ", doc.text)]
+    if n <= 0 or len(markers) <= n:
+        return doc
+    cut = markers[n]
+    return replace(doc, text=doc.text[:cut], entities=tuple(e for e in doc.entities if e.end <= cut))
+
+
+def _read_gold_file(gold_dir: Path, name: str, limit: int | None, sections: int = 0) -> list[GoldDoc]:
     path = gold_dir / name
     if not path.is_file():
         raise InputError(f"{path}: gold file not found (expected it under --gold-dir {gold_dir})")
-    docs = read_gold(path)
+    docs = paper_gold_docs(read_paper_gold(path)) if is_paper_level(path) else read_gold(path)
+    docs = [first_sections(d, sections) for d in docs]
     return docs[:limit] if limit else docs
 
 
@@ -272,6 +318,12 @@ class _Trainer:
         self.seed = seed
         self.log = log
         self.nlp = load_model_from_config(config, auto_fill=True, validate=True)
+        vectors = config["initialize"].get("vectors")
+        if vectors:
+            # nlp.initialize() does not read [initialize] vectors (spacy train's init_nlp does).
+            if not (Path(vectors) / "vocab").is_dir():
+                raise InputError(f"{vectors}: no vectors there (run 'paperkg train' to build them)")
+            load_vectors_into_model(self.nlp, vectors)
         training = config["training"]
         resolved = registry.resolve(
             {"optimizer": training["optimizer"], "batcher": training["batcher"]}
@@ -451,7 +503,8 @@ def train_model(
         if progress:
             print(f"[paperkg train {time.perf_counter() - started:6.0f}s] {message}", file=sys.stderr, flush=True)
 
-    train_sets = [(name, _read_gold_file(gold_dir, name, limit)) for name in options["train_files"]]
+    sections = int(options["section_limit"])
+    train_sets = [(name, _read_gold_file(gold_dir, name, limit, sections)) for name in options["train_files"]]
     dev_sets = [(name, _read_gold_file(gold_dir, name, limit)) for name in options["dev_files"]]
     train_other = bool(options["train_other"])
     mode = options["csner_unannotated"]
@@ -479,8 +532,25 @@ def train_model(
         log(f"pretraining the tok2vec on {len(texts)} texts")
         init_tok2vec = pretrain_tok2vec(config, texts, options, seed, log)
 
+    uses_vectors = bool(config["components"]["ner"]["model"]["tok2vec"]["embed"].get("include_static_vectors"))
+    vectors_tmp = None
+    if uses_vectors and not config["initialize"].get("vectors"):
+        from paperkg.extract.vectors import train_vectors
+
+        vectors_tmp = tempfile.mkdtemp(prefix=".vectors-", dir=output_dir.parent if output_dir.parent.is_dir() else None)
+        log(f"training word vectors on {gold_dir.parent / 'unlabeled'} and {gold_dir.parent / 'corpus'}")
+        log(str(train_vectors(
+            gold_dir.parent, Path(vectors_tmp), dim=int(options["vectors_dim"]), max_words=int(options["vectors_words"]),
+            epochs=int(options["vectors_epochs"]), seed=seed, limit=limit,
+        )))
+        config["initialize"]["vectors"] = vectors_tmp
     blank = spacy.blank(config["nlp"]["lang"])
-    examples = [make_example(blank, doc, all_labels) for _, docs in full for doc in docs]
+    if config["initialize"].get("vectors"):
+        load_vectors_into_model(blank, config["initialize"]["vectors"])  # examples' docs carry the vectors
+    repeats = dict(zip(options["train_files"], options["train_repeat"]))
+    examples = [
+        make_example(blank, doc, all_labels) for name, docs in full for _ in range(int(repeats.get(name, 1))) for doc in docs
+    ]
     examples *= max(1, int(options["full_repeat"]))
     log(f"{len(examples)} fully annotated train docs ({', '.join(n for n, _ in full)})")
 
@@ -513,13 +583,16 @@ def train_model(
 
     dev_texts = [[d.text for d in docs] for _, docs in dev_sets]
 
+    select = set(options["select_files"]) or {name for name, _ in dev_sets}
+
     def evaluate(nlp: Language) -> tuple[float, str]:
         f1s = []
         for (name, docs), texts in zip(dev_sets, dev_texts):
             report = score(docs, predict_spans(nlp, texts))
             f1s.append(report.exact.micro.f1)
         info = "  ".join(f"{n.split('_')[0]} F1 {f:.3f}" for (n, _), f in zip(dev_sets, f1s))
-        return sum(f1s) / len(f1s), info
+        chosen = [f for (n, _), f in zip(dev_sets, f1s) if n in select]
+        return sum(chosen) / len(chosen), info
 
     trainer = _Trainer(config, seed, log)
     log(f"training on {len(examples)} docs, labels {sorted(all_labels)}, max {steps_budget} steps")
@@ -536,7 +609,7 @@ def train_model(
             "name": "paperkg_ner",
             "version": "0.1.0",
             "description": "paperkg NER for ML abstracts: METHOD, TASK, DATASET, METRIC "
-            "(and OTHER, to be dropped). Trained on SciERC and CS-NER/FTD train splits.",
+            f"(OTHER, if any, is dropped). Trained on {', '.join(options['train_files'])}.",
             "license": "research use (SciERC has no explicit licence)",
             "labels_scored": list(SCORED_LABELS),
             "performance": {d.file: d.to_dict() for d in dev_scores},
@@ -551,6 +624,14 @@ def train_model(
         }
     )
     _install(nlp, output_dir)
+    if vectors_tmp:
+        shutil.rmtree(vectors_tmp, ignore_errors=True)
+    paper_files = [name for name in options["train_files"] if is_paper_level(gold_dir / name)]
+    if paper_files:
+        from paperkg.extract.roles import ROLES_FILE, train_roles
+
+        train_roles(gold_dir / paper_files[0], output_dir / ROLES_FILE)
+        log(f"role model trained on {paper_files[0]} -> {output_dir / ROLES_FILE}")
     report = TrainReport(
         output_dir=output_dir,
         seed=seed,

@@ -7,14 +7,25 @@ Nodes
   ``"paper:<paper_id>"``   kind="Paper", paper_id, label, title (str | None), abstract, venue,
                            year (int | None), url, authors (list[str]), keywords (list[str]),
                            aliases (list[str]: explicit ids of later input records with the same
-                           abstract, which the reader folded into this paper), source, line
+                           abstract, which the reader folded into this paper), source, line,
+                           community (int: Louvain over the RELATED_TO weights, seed 0, numbered
+                           by size from 0; -1 without links; ``paperkg.graph.communities``)
   ``"entity:<key>"``       kind="Entity", type (one of ``paperkg.types.ENTITY_TYPES``), key, name,
-                           aliases (sorted list[str]), paper_count (int)
+                           aliases (sorted list[str]), alias_keys (sorted list of the normalized
+                           keys that resolve to it: its key, aliases, acronyms), pwc_id (Papers
+                           with Code method slug or None), codesota_id (CodeSOTA id, e.g.
+                           "datasets/42", or None), area (str or None), record_url (URL of the
+                           archived PwC / CodeSOTA record or None), paper_count (int)
 
 Edges
-  paper -> entity          kind="HAS", role ("proposed" | "used" | "mentioned"), count (int),
+  paper -> entity          kind="HAS", role ("proposed" | "used" | "mentioned"), count (int: the
+                           number of distinct occurrences, i.e. of mentions),
                            evidence (the evidence sentence), evidence_offset (its start in the
-                           abstract), mentions (list of [start, end, text], abstract offsets)
+                           abstract), mentions (list of [start, end, text], abstract offsets; no
+                           span twice)
   paper -> paper           kind="RELATED_TO", weight (float), shared (list of entity keys, the
-                           rarest first); stored once, from the smaller node id to the larger
+                           strongest contribution first), evidence (the same entities as
+                           ``{"key", "name", "type", "papers": int, "contribution": float}``),
+                           reason (one line: ``shared: MuJoCo (benchmark, 15 papers), ...``);
+                           stored once, from the smaller node id to the larger
 """

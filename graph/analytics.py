@@ -12,8 +12,9 @@ from typing import Iterator
 import networkx as nx
 
 from paperkg.errors import GraphError
-from paperkg.extract.normalize import normalize_key
+from paperkg.extract.normalize import normalize_key, variant_key
 from paperkg.graph.build import ENTITY_PREFIX, PAPER_PREFIX, entity_nodes, paper_nodes
+from paperkg.graph.communities import community_labels, community_of, louvain_groups
 from paperkg.types import ENTITY_TYPES
 
 
@@ -32,22 +33,56 @@ def _example_graph() -> nx.DiGraph:
     return graph
 
 
+def entity_for_key(graph: nx.DiGraph, key: str) -> str | None:
+    """The entity node whose key is ``key``, else the one with most papers (then the smallest
+    key) listing ``key`` in its ``alias_keys``: exactly what the named Cypher queries match.
+
+    >>> g = _example_graph(); g.nodes["entity:sac"]["alias_keys"] = ["sac", "soft actor critic"]
+    >>> entity_for_key(g, "soft actor critic"), entity_for_key(g, "nothing")
+    ('entity:sac', None)
+    """
+    node = ENTITY_PREFIX + key
+    if graph.nodes.get(node, {}).get("kind") == "Entity":
+        return node
+    hits = [n for n in entity_nodes(graph) if key in (graph.nodes[n].get("alias_keys") or ())]
+    if not hits:
+        return None
+    return min(hits, key=lambda n: (-graph.nodes[n].get("paper_count", 0), graph.nodes[n]["key"]))
+
+
+def find_entity(graph: nx.DiGraph, name: str) -> str | None:
+    """The entity node for a name, key, alias or acronym (normalized), or None.
+
+    Tries the key and the alias keys (:func:`entity_for_key`), then spelling variants of them
+    ("Hotpot QA" finds hotpotqa) and the written aliases (graphs saved before alias keys).
+    """
+    if name.startswith(ENTITY_PREFIX) and graph.nodes.get(name, {}).get("kind") == "Entity":
+        return name
+    key = normalize_key(name)
+    found = entity_for_key(graph, key)
+    if found is not None:
+        return found
+    variant = variant_key(key)
+    hits = []
+    for node in entity_nodes(graph):
+        attrs = graph.nodes[node]
+        keys = {attrs["key"], normalize_key(attrs["name"]), *attrs.get("alias_keys", ()),
+                *(normalize_key(a) for a in attrs.get("aliases", ()))}
+        if key in keys or variant in {variant_key(k) for k in keys}:
+            hits.append(node)
+    return min(hits, key=lambda n: (-graph.nodes[n].get("paper_count", 0), n)) if hits else None
+
+
 def resolve_entity(graph: nx.DiGraph, name: str) -> str:
-    """The entity node for a name, key or alias (normalized); raises GraphError naming it.
+    """The entity node for a name, key, alias or acronym; raises GraphError naming it.
 
     >>> resolve_entity(_example_graph(), "Sac")
     'entity:sac'
     """
-    if name.startswith(ENTITY_PREFIX) and name in graph:
-        return name
-    key = normalize_key(name)
-    if ENTITY_PREFIX + key in graph:
-        return ENTITY_PREFIX + key
-    for node in entity_nodes(graph):
-        attrs = graph.nodes[node]
-        if key in {normalize_key(a) for a in attrs.get("aliases", ())} or key == normalize_key(attrs["name"]):
-            return node
-    raise GraphError(f"no entity named {name!r} in the graph")
+    found = find_entity(graph, name)
+    if found is None:
+        raise GraphError(f"no entity named {name!r} in the graph")
+    return found
 
 
 def resolve_paper(graph: nx.DiGraph, paper_id: str) -> str:
@@ -141,27 +176,32 @@ def most_linked_papers(graph: nx.DiGraph, k: int = 10) -> list[dict]:
     return rows[:k]
 
 
-def paper_similarity_graph(graph: nx.DiGraph) -> nx.Graph:
-    """The undirected paper-paper graph of RELATED_TO links (weights kept)."""
-    similarity = nx.Graph()
-    similarity.add_nodes_from(paper_nodes(graph))
-    for source, target, data in graph.edges(data=True):
-        if data["kind"] == "RELATED_TO":
-            similarity.add_edge(source, target, weight=data["weight"])
-    return similarity
-
-
 def communities(graph: nx.DiGraph, *, seed: int = 0, resolution: float = 1.0) -> list[list[str]]:
-    """Louvain communities of papers over the similarity links, largest first (paper ids).
+    """Louvain communities of papers over the similarity links, largest first (paper ids);
+    a paper without links is a community of its own, after the others.
 
     >>> communities(_example_graph())
     [['p1', 'p2'], ['p3']]
     """
-    similarity = paper_similarity_graph(graph)
-    found = nx.community.louvain_communities(similarity, weight="weight", seed=seed, resolution=resolution)
-    groups = [sorted(graph.nodes[n]["paper_id"] for n in group) for group in found]
-    groups.sort(key=lambda g: (-len(g), g[0]))
-    return groups
+    groups = [[graph.nodes[n]["paper_id"] for n in group] for group in louvain_groups(graph, seed=seed, resolution=resolution)]
+    grouped = {p for group in groups for p in group}
+    groups += [[p] for p in sorted(graph.nodes[n]["paper_id"] for n in paper_nodes(graph)) if p not in grouped]
+    return [sorted(g) for g in groups]
+
+
+def community_summary(graph: nx.DiGraph, k: int = 10) -> list[dict]:
+    """The ``k`` largest paper communities: number, papers, and their most specific entities.
+
+    >>> from paperkg.graph.communities import add_communities
+    >>> community_summary(add_communities(_example_graph()))
+    [{'community': 0, 'papers': 2, 'labels': []}]
+    """
+    sizes = Counter(c for c in community_of(graph).values() if c != -1)
+    labels = community_labels(graph)
+    return [
+        {"community": c, "papers": n, "labels": [graph.nodes[e]["name"] for e in labels.get(c, [])]}
+        for c, n in sorted(sizes.items(), key=lambda item: (-item[1], item[0]))[:k]
+    ]
 
 
 def counts(graph: nx.DiGraph) -> dict:
@@ -174,6 +214,7 @@ def counts(graph: nx.DiGraph) -> dict:
         "entities_by_type": {t: types.get(t, 0) for t in ENTITY_TYPES},
         "paper_entity_edges": edges.get("HAS", 0),
         "paper_links": edges.get("RELATED_TO", 0),
+        "communities": len(set(community_of(graph).values()) - {-1}),
     }
 
 

@@ -7,6 +7,8 @@ from typing import Iterable, Sequence
 import networkx as nx
 
 from paperkg.extract.canonical import entity_aliases
+from paperkg.extract.normalize import normalize_key
+from paperkg.graph.communities import add_communities
 from paperkg.graph.linking import add_links
 from paperkg.types import Extraction
 
@@ -36,7 +38,7 @@ def build_graph(extractions: Sequence[Extraction], *, top_k: int = 20) -> nx.DiG
     """
     graph = nx.DiGraph(paperkg_schema=1)
     add_extractions(graph, extractions)
-    return add_links(graph, top_k=top_k)
+    return add_communities(add_links(graph, top_k=top_k))
 
 
 def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.DiGraph:
@@ -65,9 +67,14 @@ def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.
         for entity in extraction.entities:
             target = entity_node(entity.key)
             if target not in graph:
-                graph.add_node(target, kind="Entity", type=entity.type, key=entity.key, name=entity.name, aliases=[], paper_count=0)
+                graph.add_node(target, kind="Entity", type=entity.type, key=entity.key, name=entity.name, aliases=[],
+                               alias_keys=[entity.key], pwc_id=entity.pwc_id, codesota_id=entity.codesota_id,
+                               area=entity.area, record_url=entity.record_url, paper_count=0)
             attrs = graph.nodes[target]
             attrs["aliases"] = sorted(set(attrs["aliases"]) | set(aliases.get(entity.key, ())))
+            attrs["alias_keys"] = alias_keys(entity.key, attrs["aliases"],
+                                             [*attrs.get("alias_keys", ()), *entity.alias_keys,
+                                              *(normalize_key(m.text) for m in entity.mentions)])
             first = entity.mentions[0]
             evidence_offset = paper.abstract.find(entity.evidence) if entity.evidence else -1
             graph.add_edge(
@@ -84,6 +91,15 @@ def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.
         if attrs["kind"] == "Entity":
             attrs["paper_count"] = sum(1 for source in graph.predecessors(node) if graph.nodes[source]["kind"] == "Paper")
     return graph
+
+
+def alias_keys(key: str, aliases: Iterable[str], known: Iterable[str] = ()) -> list[str]:
+    """The sorted normalized keys that resolve to an entity: its key, its aliases' keys, ``known``.
+
+    >>> alias_keys("soft actor critic", ["SAC", "Soft Actor-Critic"])
+    ['sac', 'soft actor critic']
+    """
+    return sorted({key, *known, *(normalize_key(alias) for alias in aliases)} - {""})
 
 
 def paper_nodes(graph: nx.DiGraph) -> list[str]:

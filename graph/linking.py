@@ -1,40 +1,192 @@
-"""Paper-paper links through shared entities, computed with scipy sparse products.
+"""Paper-paper links that rest on evidence, computed with scipy sparse products.
 
-Each paper is an IDF-weighted entity vector (rare shared entities count more), normalized to
-unit length; the link weight is the cosine of two such vectors. Rows are multiplied in blocks
-and each paper proposes its ``2 * top_k`` strongest links; of those, links are accepted
-strongest first while both papers have fewer than ``top_k``, so no paper has more than ``top_k`` links,
-memory stays bounded and the result sparse. (The naive bipartite projection is 99.7% dense at 20k papers.)
+Each entity has a *link value*: its IDF times its specificity (:func:`specificity`), so an
+umbrella term ("machine learning", "accuracy", a lower-case family found in many papers) counts
+for little and a named dataset, method or benchmark counts fully. Each paper is a vector of link
+values, normalized to unit length; a link's weight is the cosine of two such vectors, and each
+shared entity's contribution is its term of that cosine (the contributions sum to the weight).
+
+A pair is linked only with evidence: two shared specific (non-umbrella) entities, or one shared
+named entity that is rare (in at most :func:`rare_limit` papers). Rows are multiplied in blocks
+of :data:`BLOCK_ROWS` (never the bipartite projection, which is 99.7% dense at 20k papers); each
+paper proposes its ``2 * top_k`` strongest eligible links (one sort of each block's entries, not
+one per row), and links are accepted strongest first while both papers have fewer than ``top_k``. A
+paper without evidence has no links; none is filled up to ``top_k`` with weak ones.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterator
 
 import networkx as nx
 import numpy as np
 from scipy import sparse
 
+from paperkg.extract.normalize import normalize_key
+from paperkg.extract.rules import is_name_like
 from paperkg.types import Link
 
 BLOCK_ROWS = 1024
 MAX_SHARED = 10
+#: Entities named in a link's one-line ``reason``.
+REASON_ENTITIES = 3
+
+#: Field words: they say what area a paper is in, never what two papers share.
+UMBRELLA_TERMS = frozenset(
+    normalize_key(term)
+    for term in (
+        "machine learning", "deep learning", "neural network", "deep neural network", "artificial intelligence",
+        "AI", "ML", "DNN", "NN",
+        "supervised learning", "unsupervised learning", "learning", "optimization", "sampling", "accuracy",
+        "classification", "regression", "prediction", "generalization", "training", "inference", "performance",
+        "efficiency", "robustness", "data", "model", "algorithm", "neural net", "deep model", "deep network",
+        "machine learning model", "deep learning model", "neural network model", "AI model", "AI system",
+        "computer vision", "natural language processing", "NLP", "decision making", "error", "loss",
+    )
+)
+#: Acronyms of fields and families: "AI models" or "LLM agents" are no proper names.
+GENERIC_ACRONYMS = frozenset(
+    "ai ml llm llms dnn dnns nn nns rl drl nlp cv gpu gpus cpu api apis gnn gnns cnn cnns rnn rnns vlm vlms mllm mllms "
+    "lm lms iot gan gans vae vaes sota qa".split()
+)
+#: An unnamed entity in more than this share of the papers is a broad family ("diffusion
+#: model"): it counts for little, and is evidence only where it is central to both papers.
+FAMILY_SHARE = 0.01
+FAMILY_MIN_PAPERS = 10
+#: A named entity in at most this share of the papers (and at least RARE_MIN_PAPERS) is rare.
+RARE_SHARE = 0.01
+RARE_MIN_PAPERS = 5
+#: Entities in more papers than this share (at least UBIQUITY_MIN_PAPERS, at most
+#: UBIQUITY_MAX_PAPERS) add weight to pairs but propose none: the cap that keeps the block
+#: products sparse (an entity in d papers alone proposes d^2 pairs).
+UBIQUITY_SHARE = 0.02
+UBIQUITY_MIN_PAPERS = 100
+UBIQUITY_MAX_PAPERS = 500
+#: Specificity factors: named entities count fully, descriptive phrases half, families and
+#: field words little.
+NAMED, DESCRIPTIVE, FAMILY, UMBRELLA = 1.0, 0.5, 0.2, 0.05
+METRIC_FACTOR = 0.5
 
 
-def incidence(graph: nx.DiGraph) -> tuple[list[str], list[str], sparse.csr_matrix]:
-    """Paper ids, entity ids and the binary paper x entity matrix, all in sorted id order."""
+def is_named(attrs: dict) -> bool:
+    """A proper name: a coined or acronym word, a Title Case multi-word name, a capitalized
+    dataset or benchmark. (A known-list id alone is no proof: PwC lists families such as
+    "Graph Neural Network" too.)
+
+    >>> is_named({"name": "MuJoCo"}), is_named({"name": "Soft Actor-Critic"}), is_named({"name": "diffusion model"})
+    (True, True, False)
+    >>> is_named({"name": "Transformer"}), is_named({"name": "AI models"})
+    (False, False)
+    >>> is_named({"name": "Atari 100K"}), is_named({"name": "Atari", "type": "Benchmark"})
+    (True, True)
+    """
+    words = [w.strip("()-,") for w in str(attrs.get("name") or attrs.get("key") or "").split()]
+    words = [w for w in words if w and w.casefold() not in GENERIC_ACRONYMS]
+    if any(is_name_like(word) for word in words):
+        return True
+    capitals = [w for w in words if w[0].isupper() or (any(c.isdigit() for c in w) and any(c.isupper() for c in w))]
+    if attrs.get("type") in ("Dataset", "Benchmark") and len(capitals) == len(words) == 1:
+        return True  # "Atari", "Procgen"
+    return len(capitals) >= 2
+
+
+def ubiquity_limit(n_papers: int) -> float:
+    """Paper count above which an entity proposes no pairs itself (the cap on the products)."""
+    return max(UBIQUITY_MIN_PAPERS, min(UBIQUITY_SHARE * n_papers, UBIQUITY_MAX_PAPERS))
+
+
+def family_limit(n_papers: int) -> float:
+    """Paper count above which an unnamed entity is a broad family."""
+    return max(FAMILY_MIN_PAPERS, FAMILY_SHARE * n_papers)
+
+
+def rare_limit(n_papers: int) -> float:
+    """Paper count up to which a named entity is rare enough to link two papers on its own."""
+    return max(RARE_MIN_PAPERS, RARE_SHARE * n_papers)
+
+
+def is_umbrella(attrs: dict) -> bool:
+    """A field word of :data:`UMBRELLA_TERMS` ("machine learning", "accuracy", "RL").
+
+    >>> is_umbrella({"key": "machine learning", "name": "machine learning"}), is_umbrella({"name": "Deep Learning"})
+    (True, True)
+    >>> is_umbrella({"key": "mujoco", "name": "MuJoCo"})
+    False
+    """
+    key = attrs.get("key")
+    return (key if key is not None else normalize_key(str(attrs.get("name") or ""))) in UMBRELLA_TERMS
+
+
+def is_family(attrs: dict, papers: int, n_papers: int) -> bool:
+    """A broad family: an unnamed entity in many papers ("diffusion model", "graph neural network").
+
+    >>> is_family({"name": "diffusion model"}, 50, 1000), is_family({"name": "MuJoCo"}, 400, 1000)
+    (True, False)
+    """
+    return not is_named(attrs) and papers > family_limit(n_papers)
+
+
+def specificity(attrs: dict, papers: int, n_papers: int) -> float:
+    """How much sharing this entity says about two papers, before IDF (0.025 to 1).
+
+    >>> specificity({"key": "mujoco", "name": "MuJoCo", "type": "Benchmark"}, 40, 2000)
+    1.0
+    >>> specificity({"key": "accuracy", "name": "accuracy", "type": "Metric"}, 900, 2000)
+    0.025
+    """
+    if is_umbrella(attrs):
+        factor = UMBRELLA
+    elif is_named(attrs):
+        factor = NAMED
+    elif is_family(attrs, papers, n_papers):
+        factor = FAMILY
+    else:
+        factor = DESCRIPTIVE
+    return factor * (METRIC_FACTOR if attrs.get("type") == "Metric" else 1.0)
+
+
+def is_central(edge: dict, keys: list[str] | tuple[str, ...], title_key: str | None) -> bool:
+    """The entity is what the paper is about: it proposes it, names it twice, or its title names
+    it (``keys``: the entity's key and alias keys; ``title_key``: the normalized title).
+
+    >>> is_central({"role": "used", "count": 1}, ["large language model", "llm"], normalize_key("Taming LLMs"))
+    True
+    >>> is_central({"role": "mentioned", "count": 1}, ["diffusion model"], None)
+    False
+    """
+    if edge.get("role") == "proposed" or int(edge.get("count") or 1) >= 2:
+        return True
+    if not title_key:
+        return False
+    padded = f" {title_key} "
+    return any(len(key) > 2 and f" {key} " in padded for key in keys)
+
+
+def _incidence(graph: nx.DiGraph) -> tuple[list[str], list[str], sparse.csr_matrix, sparse.csr_matrix]:
+    """As :func:`incidence`, plus the matrix of paper-entity pairs where the entity is central."""
     papers = sorted(n for n, kind in graph.nodes(data="kind") if kind == "Paper")
     entities = sorted(n for n, kind in graph.nodes(data="kind") if kind == "Entity")
     column = {node: index for index, node in enumerate(entities)}
-    rows, cols = [], []
+    rows, cols, central = [], [], []
     for row, paper in enumerate(papers):
-        for _, target, kind in graph.out_edges(paper, data="kind"):
-            if kind == "HAS":
+        title = graph.nodes[paper].get("title")
+        title_key = normalize_key(title) if title else None
+        for _, target, data in graph.out_edges(paper, data=True):
+            if data.get("kind") == "HAS":
                 rows.append(row)
                 cols.append(column[target])
-    data = np.ones(len(rows), dtype=np.float64)
-    matrix = sparse.csr_matrix((data, (rows, cols)), shape=(len(papers), len(entities)))
-    return papers, entities, matrix
+                attrs = graph.nodes[target]
+                keys = attrs.get("alias_keys") or [attrs.get("key") or target.split(":", 1)[1]]
+                central.append(1.0 if is_central(data, keys, title_key) else 0.0)
+    shape = (len(papers), len(entities))
+    matrix = sparse.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=shape)
+    core = sparse.csr_matrix((np.asarray(central, dtype=np.float64), (rows, cols)), shape=shape)
+    for m in (matrix, core):
+        m.sum_duplicates()
+        m.data = np.minimum(m.data, 1.0)
+        m.eliminate_zeros()
+    return papers, entities, matrix, core
 
 
 def idf_weights(matrix: sparse.csr_matrix) -> np.ndarray:
@@ -46,71 +198,173 @@ def idf_weights(matrix: sparse.csr_matrix) -> np.ndarray:
     return idf
 
 
-def paper_links(graph: nx.DiGraph, *, top_k: int = 20, min_weight: float = 0.0) -> Iterator[Link]:
-    """Links to the most similar papers, at most ``top_k`` per paper, as :class:`Link` records.
+@dataclass(frozen=True)
+class LinkValues:
+    """Per entity column: paper count, link value, and its evidence class: ``specific`` (two of
+    them link), ``rare_named`` (one links), ``family`` (a broad family), ``core`` (one links where it is
+    central to both papers)."""
 
-    >>> from paperkg.graph.build import build_graph
+    df: np.ndarray
+    value: np.ndarray
+    specific: np.ndarray
+    rare_named: np.ndarray
+    family: np.ndarray
+    core: np.ndarray
+
+
+def link_values(graph: nx.DiGraph, entities: list[str], matrix: sparse.csr_matrix) -> LinkValues:
+    """The link value (IDF x specificity) and evidence class of every entity column."""
+    n_papers = matrix.shape[0]
+    df = np.asarray(matrix.sum(axis=0)).ravel().astype(np.int64)
+    idf = idf_weights(matrix)
+    factor = np.zeros(len(entities))
+    specific = np.zeros(len(entities), dtype=bool)
+    rare_named = np.zeros(len(entities), dtype=bool)
+    family = np.zeros(len(entities), dtype=bool)
+    core = np.zeros(len(entities), dtype=bool)
+    limit = rare_limit(n_papers)
+    for col in np.flatnonzero(idf > 0).tolist():  # entities of one paper (most of them) link nothing
+        node = entities[col]
+        attrs = {"key": node.split(":", 1)[1], **graph.nodes[node]}
+        papers, named = int(df[col]), is_named(attrs)
+        if is_umbrella(attrs):
+            factor[col] = UMBRELLA
+        else:
+            family[col] = not named and papers > family_limit(n_papers)
+            factor[col] = NAMED if named else FAMILY if family[col] else DESCRIPTIVE
+            specific[col] = not family[col]
+            rare_named[col] = papers <= limit and named
+            # A metric, or one plain word ("alignment"), central to two papers still says little.
+            core[col] = attrs.get("type") != "Metric" and (named or len(str(attrs.get("name") or "").split()) > 1)
+        if attrs.get("type") == "Metric":
+            factor[col] *= METRIC_FACTOR
+    return LinkValues(df=df, value=idf * factor, specific=specific, rare_named=rare_named, family=family, core=core)
+
+
+def paper_links(graph: nx.DiGraph, *, top_k: int = 20, min_weight: float = 0.0) -> Iterator[Link]:
+    """Links with evidence to the most similar papers, at most ``top_k`` per paper.
+
     >>> g = nx.DiGraph()
-    >>> for p, ents in {"a": ["x", "y"], "b": ["x", "y"], "c": ["y", "z"], "d": ["z"]}.items():
+    >>> ents = {"a": ["MuJoCo", "SAC"], "b": ["MuJoCo", "SAC"], "c": ["machine learning", "z"],
+    ...         "d": ["machine learning", "z"], "e": ["SAC", "x"], "f": ["x"]}
+    >>> for p, names in ents.items():
     ...     g.add_node("paper:" + p, kind="Paper")
-    ...     for e in ents:
-    ...         g.add_node("entity:" + e, kind="Entity")
-    ...         g.add_edge("paper:" + p, "entity:" + e, kind="HAS")
-    >>> [(l.source, l.target, l.shared) for l in paper_links(g, top_k=1)]
-    [('paper:a', 'paper:b', ('x', 'y')), ('paper:c', 'paper:d', ('z',))]
+    ...     for name in names:
+    ...         g.add_node("entity:" + name.lower(), kind="Entity", name=name, type="Method")
+    ...         g.add_edge("paper:" + p, "entity:" + name.lower(), kind="HAS")
+    >>> [(l.source, l.target, l.shared) for l in paper_links(g, top_k=2)]
+    [('paper:a', 'paper:b', ('mujoco', 'sac')), ('paper:a', 'paper:e', ('sac',)), ('paper:b', 'paper:e', ('sac',))]
     """
     if top_k < 1:
         return
-    papers, entities, matrix = incidence(graph)
+    papers, entities, matrix, central = _incidence(graph)
     if not papers or not entities:
         return
-    idf = idf_weights(matrix)
-    weighted = matrix.multiply(idf).tocsr()
+    values = link_values(graph, entities, matrix)
+    # A paper's own central entities weigh fully, its passing mentions half.
+    weighted = (matrix + central).multiply(values.value / 2).tocsr()
     norms = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
     norms[norms == 0] = 1.0
-    unit = sparse.diags(1.0 / norms) @ weighted
-    unit_t = unit.T.tocsc()
-    chosen: dict[tuple[int, int], float] = {}
+    unit = (sparse.diags(1.0 / norms) @ weighted).tocsr()
+    unit.eliminate_zeros()
+    # The cap: an entity in more than ubiquity_limit() papers proposes no pairs (its products
+    # would be dense); it adds its share of the weight to the pairs that other evidence proposes.
+    common = values.df > ubiquity_limit(len(papers))
+    low, high = np.flatnonzero(~common), np.flatnonzero(common)
+    unit_low, unit_high = unit[:, low].tocsr(), unit[:, high].tocsr()
+    unit_low_t = unit_low.T.tocsc()
+
+    def columns(source: sparse.csr_matrix, wanted: np.ndarray) -> tuple[sparse.csr_matrix, sparse.csc_matrix]:
+        picked = source[:, np.flatnonzero(wanted & ~common)].tocsr()
+        return picked, picked.T.tocsc()
+
+    specific, specific_t = columns(matrix, values.specific)
+    rare, rare_t = columns(matrix, values.rare_named)
+    core, core_t = columns(central, values.core)
+    family, family_t = columns(matrix, values.core & values.family)
+    family_central, family_central_t = columns(central, values.core & values.family)
+    proposed: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     for block_start in range(0, len(papers), BLOCK_ROWS):
-        block = (unit[block_start : block_start + BLOCK_ROWS] @ unit_t).tocsr()
-        for offset in range(block.shape[0]):
-            row = block_start + offset
-            start, end = block.indptr[offset], block.indptr[offset + 1]
-            cols, vals = block.indices[start:end], block.data[start:end]
-            keep = (cols != row) & (vals > min_weight)
-            cols, vals = cols[keep], vals[keep]
-            if not len(cols):
-                continue
-            # Strongest first; ties broken by the other paper's id so the result is deterministic.
-            # Twice top_k candidates, so a paper whose first choices are full still finds links.
-            order = np.lexsort((cols, -np.round(vals, 12)))[: 2 * top_k]
-            for col, val in zip(cols[order], vals[order]):
-                pair = (min(row, int(col)), max(row, int(col)))
-                chosen[pair] = float(val)
+        rows = slice(block_start, block_start + BLOCK_ROWS)
+        # Evidence counts 1 for a rare named entity or one central to both papers, 1/2 for another
+        # specific entity or for a broad family central to one of the two; a link needs 1.
+        both = core[rows] @ core_t
+        one = family_central[rows] @ family_t + family[rows] @ family_central_t - 2 * (family_central[rows] @ family_central_t)
+        evidence = (rare[rows] @ rare_t) + both + 0.5 * (specific[rows] @ specific_t) + 0.5 * one
+        block = (unit_low[rows] @ unit_low_t).multiply(evidence >= 1).tocoo()
+        keep = (block.row + block_start != block.col) & (block.data > 0)
+        block_rows, block_cols, vals = block.row[keep] + block_start, block.col[keep], block.data[keep]
+        if len(high) and len(vals):
+            vals = vals + np.asarray(unit_high[block_rows].multiply(unit_high[block_cols]).sum(axis=1)).ravel()
+        keep = vals > min_weight
+        block_rows, block_cols, vals = block_rows[keep], block_cols[keep], np.round(vals[keep], 12)
+        # Each row's 2 * top_k strongest (ties by the other paper): one sort of the block's
+        # entries by (row, -weight, column), never one per row; twice top_k, so that a paper
+        # whose first choices are full still finds links.
+        order = np.lexsort((block_cols, -vals, block_rows))
+        block_rows, block_cols, vals = block_rows[order], block_cols[order], vals[order]
+        starts = np.searchsorted(block_rows, block_rows, side="left")
+        first = (np.arange(len(block_rows)) - starts) < 2 * top_k
+        rows_kept, cols_kept = block_rows[first], block_cols[first]
+        proposed.append((np.minimum(rows_kept, cols_kept), np.maximum(rows_kept, cols_kept), vals[first]))
+    if not proposed:
+        return
+    lefts, rights, weights = (np.concatenate(parts) for parts in zip(*proposed))
     # Each paper proposed its best; a paper many others propose (a broad survey) would collect
     # far more. Accepting links strongest first while both ends have room keeps every degree <= k.
+    order = np.lexsort((rights, lefts, -weights))
     degree = [0] * len(papers)
-    capped: dict[tuple[int, int], float] = {}
-    for (left, right), weight in sorted(chosen.items(), key=lambda item: (-round(item[1], 12), item[0])):
-        if degree[left] < top_k and degree[right] < top_k:
-            capped[(left, right)] = weight
+    capped: set[tuple[int, int]] = set()
+    for left, right in zip(lefts[order].tolist(), rights[order].tolist()):
+        if (left, right) not in capped and degree[left] < top_k and degree[right] < top_k:
+            capped.add((left, right))
             degree[left] += 1
             degree[right] += 1
-    chosen = capped
-    # Row slices of a scipy matrix cost microseconds each; plain sets of columns are far cheaper.
-    linking_columns = [
-        {int(c) for c in matrix.indices[matrix.indptr[row] : matrix.indptr[row + 1]] if idf[c] > 0}
-        for row in range(len(papers))
-    ]
-    for (left, right), weight in sorted(chosen.items()):
-        shared_cols = linking_columns[left] & linking_columns[right]
-        ranked = sorted(shared_cols, key=lambda c: (-idf[c], entities[c]))[:MAX_SHARED]
+    static: dict[int, dict] = {}
+    row_values: dict[int, dict[int, float]] = {}
+
+    def values_of(row: int) -> dict[int, float]:
+        if row not in row_values:
+            start, end = unit.indptr[row], unit.indptr[row + 1]
+            row_values[row] = dict(zip(unit.indices[start:end].tolist(), unit.data[start:end].tolist()))
+        return row_values[row]
+
+    for left, right in sorted(capped):
+        a, b = values_of(left), values_of(right)
+        contrib = sorted(((-round(a[c] * b[c], 12), entities[c], c) for c in a.keys() & b.keys()))
+        if not contrib:
+            continue
+        evidence = []
+        for negative, _, col in contrib[:MAX_SHARED]:
+            if col not in static:
+                static[col] = _evidence(graph, entities[col], int(values.df[col]))
+            evidence.append({**static[col], "contribution": round(-negative, 6)})
         yield Link(
             source=papers[left],
             target=papers[right],
-            weight=round(weight, 6),
-            shared=tuple(entities[c].split(":", 1)[1] for c in ranked),
+            weight=round(-sum(item[0] for item in contrib), 6),
+            shared=tuple(item["key"] for item in evidence),
+            evidence=tuple(evidence),
+            reason=link_reason(evidence),
         )
+
+
+def _evidence(graph: nx.DiGraph, node: str, papers: int) -> dict:
+    attrs = graph.nodes[node]
+    key = attrs.get("key") or node.split(":", 1)[1]
+    return {"key": key, "name": attrs.get("name") or key, "type": attrs.get("type"), "papers": papers}
+
+
+def link_reason(evidence: tuple[dict, ...] | list[dict]) -> str:
+    """One line naming the strongest shared entities.
+
+    >>> link_reason([{"name": "MuJoCo", "type": "Benchmark", "papers": 15}, {"name": "SAC", "type": "Method", "papers": 9}])
+    'shared: MuJoCo (benchmark, 15 papers), SAC (method, 9 papers)'
+    """
+    parts = [f"{item['name']} ({str(item.get('type') or 'entity').lower()}, {item['papers']} papers)"
+             for item in list(evidence)[:REASON_ENTITIES]]
+    more = len(evidence) - REASON_ENTITIES
+    return "shared: " + ", ".join(parts) + (f" and {more} more" if more > 0 else "")
 
 
 def add_links(graph: nx.DiGraph, *, top_k: int = 20) -> nx.DiGraph:
@@ -118,6 +372,7 @@ def add_links(graph: nx.DiGraph, *, top_k: int = 20) -> nx.DiGraph:
     linked = graph.copy()
     linked.remove_edges_from([(u, v) for u, v, kind in graph.edges(data="kind") if kind == "RELATED_TO"])
     for link in paper_links(linked, top_k=top_k):
-        linked.add_edge(link.source, link.target, kind="RELATED_TO", weight=link.weight, shared=list(link.shared))
+        linked.add_edge(link.source, link.target, kind="RELATED_TO", weight=link.weight, shared=list(link.shared),
+                        evidence=[dict(item) for item in link.evidence], reason=link.reason)
     linked.graph["top_k"] = top_k
     return linked

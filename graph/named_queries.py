@@ -7,8 +7,10 @@ and ``paperkg query NAME --graph graph.json`` work without a Neo4j server and gi
 types, defaults) are declared once, in the ``.cypher`` headers; :func:`run_named_query` binds
 and converts them, then calls the function.
 
-Entity parameters are keys (normalized names: "MuJoCo" -> ``mujoco``); an unknown entity or
-paper gives no rows, as the Cypher does.
+Entity parameters are names, keys, aliases or acronyms, normalized ("MuJoCo" -> ``mujoco``,
+"SAC" -> ``sac``); the entity is the one with that key, else the most-mentioned one listing it
+in ``alias_keys`` (:func:`paperkg.graph.analytics.entity_for_key`), as in the Cypher. An unknown
+entity or paper gives no rows, as the Cypher does.
 """
 
 from __future__ import annotations
@@ -20,12 +22,12 @@ import networkx as nx
 
 from paperkg.graph import analytics
 from paperkg.graph.build import ENTITY_PREFIX, PAPER_PREFIX, entity_nodes
+from paperkg.graph.communities import community_of
 from paperkg.types import ENTITY_TYPES
 
 
 def _entity(graph: nx.DiGraph, key: str) -> str | None:
-    node = ENTITY_PREFIX + key
-    return node if graph.nodes.get(node, {}).get("kind") == "Entity" else None
+    return analytics.entity_for_key(graph, key)
 
 
 def _paper(graph: nx.DiGraph, paper_id: str) -> str | None:
@@ -46,13 +48,13 @@ def strip_entity_prefix(value: str) -> str:
     return value[len(ENTITY_PREFIX):] if value.startswith(ENTITY_PREFIX) else value
 
 
-def paper_communities(graph: nx.DiGraph) -> dict[str, str]:
-    """Paper id -> its Louvain community's id, the smallest paper id in it.
+def paper_communities(graph: nx.DiGraph) -> dict[str, int]:
+    """Paper id -> its community number (``community`` of the paper node, -1 without links).
 
-    The communities are :func:`paperkg.graph.analytics.communities` (seed 0); the loader stores
-    them as ``Paper.community`` so that ``bridge_entities`` runs in plain Cypher.
+    The communities are :func:`paperkg.graph.communities.add_communities` (Louvain, seed 0); the
+    loader stores them as ``Paper.community`` so that ``bridge_entities`` runs in plain Cypher.
     """
-    return {paper: group[0] for group in analytics.communities(graph) for paper in group}
+    return {graph.nodes[node]["paper_id"]: number for node, number in community_of(graph).items()}
 
 
 # --------------------------------------------------------------------------- the queries

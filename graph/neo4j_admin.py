@@ -2,10 +2,10 @@
 
 ``paperkg export GRAPH_JSON --format neo4j-admin DIR`` writes into ``DIR``:
 
-``papers.csv``       ``id:ID(Paper),:LABEL,title,abstract,venue,year:long,url,label,authors:string[],community``
-``entities.csv``     ``key:ID(Entity),:LABEL,type,name,aliases:string[],paper_count:long``
+``papers.csv``       ``id:ID(Paper),:LABEL,title,abstract,venue,year:long,url,label,authors:string[],community:int``
+``entities.csv``     ``key:ID(Entity),:LABEL,type,name,aliases:string[],alias_keys:string[],pwc_id,codesota_id,area,record_url,paper_count:long``
 ``paper_entity.csv`` ``:START_ID(Paper),:END_ID(Entity),:TYPE,count:long,evidence,evidence_offset:long``
-``related_to.csv``   ``:START_ID(Paper),:END_ID(Paper),:TYPE,weight:double,shared:string[]``
+``related_to.csv``   ``:START_ID(Paper),:END_ID(Paper),:TYPE,weight:double,shared:string[],reason,evidence``
 ``constraints.cypher`` the loader's constraints and index, to run once after the import
 ``import.sh``        the exact ``neo4j-admin`` command for these files, or, without a
                      ``neo4j-admin`` on PATH, ``paperkg neo4j import`` (the local launcher's own
@@ -24,6 +24,7 @@ Abstracts may span lines, hence ``--multiline-fields=true`` in the command.
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -39,10 +40,14 @@ from paperkg.types import ENTITY_TYPES
 ROLE_TYPES = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
 
 PAPER_HEADER = ("id:ID(Paper)", ":LABEL", "title", "abstract", "venue", "year:long", "url", "label",
-                "authors:string[]", "community")
-ENTITY_HEADER = ("key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "paper_count:long")
+                "authors:string[]", "community:int")
+ENTITY_HEADER = ("key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "alias_keys:string[]", "pwc_id",
+                 "codesota_id", "area", "record_url", "paper_count:long")
+#: Known-list properties of an entity (None when it matches no known record).
+KNOWN_ID_PROPERTIES = ("pwc_id", "codesota_id", "area", "record_url")
 PAPER_ENTITY_HEADER = (":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long")
-RELATED_TO_HEADER = (":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]")
+RELATED_TO_HEADER = (":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]", "reason",
+                     "evidence")
 
 FILES = {
     "papers": "papers.csv",
@@ -50,6 +55,17 @@ FILES = {
     "paper_entity": "paper_entity.csv",
     "related_to": "related_to.csv",
 }
+
+
+def evidence_json(evidence: list[dict] | None) -> str | None:
+    """A link's evidence as the JSON string Neo4j stores (a property cannot hold a list of maps).
+
+    >>> evidence_json([{"key": "sac", "name": "SAC", "type": "Method", "papers": 9, "contribution": 0.4}])
+    '[{"key":"sac","name":"SAC","type":"Method","papers":9,"contribution":0.4}]'
+    """
+    if not evidence:
+        return None
+    return json.dumps(list(evidence), ensure_ascii=False, separators=(",", ":"))
 
 
 class _Array(list):
@@ -126,6 +142,7 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
                 if a["type"] not in ENTITY_TYPES:
                     raise GraphError(f"entity {a['key']!r} has type {a['type']!r}, not one of {', '.join(ENTITY_TYPES)}")
                 yield (a["key"], f"Entity;{a['type']}", a["type"], a.get("name"), _Array(a.get("aliases") or []),
+                       _Array(a.get("alias_keys") or [a["key"]]), *(a.get(name) for name in KNOWN_ID_PROPERTIES),
                        a.get("paper_count"))
 
     def paper_entity():
@@ -140,7 +157,8 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
         for u, v, d in graph.edges(data=True):
             if d["kind"] == "RELATED_TO":
                 a, b = sorted((graph.nodes[u]["paper_id"], graph.nodes[v]["paper_id"]))
-                yield (a, b, "RELATED_TO", float(d["weight"]), _Array(strip_entity_prefix(s) for s in d.get("shared") or []))
+                yield (a, b, "RELATED_TO", float(d["weight"]), _Array(strip_entity_prefix(s) for s in d.get("shared") or []),
+                       d.get("reason") or None, evidence_json(d.get("evidence")))
 
     written = {}
     for key, header, rows in (("papers", PAPER_HEADER, papers()), ("entities", ENTITY_HEADER, entities()),

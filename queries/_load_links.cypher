@@ -1,5 +1,5 @@
 // Loader: paper -> paper similarity links, stored once from the smaller paper id to the larger.
-// One row per source paper, its links as parallel lists: row = {source, targets, weights, shared}.
+// One row per source paper, its links as parallel lists: row = {source, targets, weights, shared, reasons, evidence}.
 // The index hints keep the plan a seek even when the statistics are stale.
 UNWIND $rows AS row
 MATCH (a:Paper {id: row.source})
@@ -10,4 +10,6 @@ MATCH (b:Paper {id: row.targets[i]})
 USING INDEX SEEK b:Paper(id)
 MERGE (a)-[r:RELATED_TO]->(b)
 SET r.weight = row.weights[i],
-    r.shared = row.shared[i]
+    r.shared = row.shared[i],
+    r.reason = row.reasons[i],
+    r.evidence = row.evidence[i]

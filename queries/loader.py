@@ -3,9 +3,10 @@
 Schema (see ``queries/README.md``)::
 
     (:Paper {id, title, abstract, venue, year, url, label, authors, community})
-    (:Entity:Method|Dataset|Benchmark|Task|Metric {key, type, name, aliases, paper_count})
+    (:Entity:Method|Dataset|Benchmark|Task|Metric {key, type, name, aliases, alias_keys, pwc_id, codesota_id,
+                                                   area, record_url, paper_count})
     (:Paper)-[:PROPOSES|USES|MENTIONS {count, evidence, evidence_offset}]->(:Entity)
-    (:Paper)-[:RELATED_TO {weight, shared}]->(:Paper)
+    (:Paper)-[:RELATED_TO {weight, shared, reason, evidence}]->(:Paper)
 
 How it writes
 -------------
@@ -50,7 +51,7 @@ import networkx as nx
 
 from paperkg.errors import GraphError
 from paperkg.graph.named_queries import paper_communities, strip_entity_prefix
-from paperkg.graph.neo4j_admin import ROLE_TYPES
+from paperkg.graph.neo4j_admin import KNOWN_ID_PROPERTIES, ROLE_TYPES, evidence_json
 from paperkg.queries.runner import Neo4jSettings, connect, neo4j_errors, statement
 from paperkg.types import ENTITY_TYPES, ROLES
 
@@ -174,7 +175,9 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
             if etype not in ENTITY_STATEMENTS:
                 raise GraphError(f"entity {attrs.get('key')!r} has type {etype!r}, not one of {', '.join(ENTITY_TYPES)}")
             entities[etype].append({"key": attrs["key"], "name": attrs.get("name"),
-                                    "aliases": [str(a) for a in attrs.get("aliases") or []] or None})
+                                    "aliases": [str(a) for a in attrs.get("aliases") or []] or None,
+                                    "alias_keys": [str(a) for a in attrs.get("alias_keys") or [attrs["key"]]],
+                                    **{name: attrs.get(name) for name in KNOWN_ID_PROPERTIES}})
         else:
             raise GraphError(f"node {node!r} has kind {kind!r}, expected 'Paper' or 'Entity'")
     for source, target, data in graph.edges(data=True):
@@ -194,7 +197,8 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
                 continue
             seen_links.add((a, b))
             links.append({"source": a, "target": b, "weight": float(data["weight"]),
-                          "shared": [strip_entity_prefix(s) for s in data.get("shared") or []] or None})
+                          "shared": [strip_entity_prefix(s) for s in data.get("shared") or []] or None,
+                          "reason": data.get("reason") or None, "evidence": evidence_json(data.get("evidence"))})
             linked[a].append(b)
             linked[b].append(a)
         else:
@@ -212,7 +216,8 @@ def _batches(rows: Sequence[dict], size: int) -> Iterable[list[dict]]:
 #: Relationship statements take one row per start node with parallel lists (see the .cypher
 #: files): statement -> (the group field, {list field: relationship row field}).
 _HAS_COLUMNS = ("paper", {"keys": "key", "counts": "count", "evidence": "evidence", "offsets": "evidence_offset"})
-_LINK_COLUMNS = ("source", {"targets": "target", "weights": "weight", "shared": "shared"})
+_LINK_COLUMNS = ("source", {"targets": "target", "weights": "weight", "shared": "shared", "reasons": "reason",
+                            "evidence": "evidence"})
 GROUPED: dict[str, tuple[str, dict[str, str]]] = {
     **{ROLE_STATEMENTS[r]: _HAS_COLUMNS for r in ROLES},
     "links": _LINK_COLUMNS,

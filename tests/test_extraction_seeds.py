@@ -80,7 +80,23 @@ def test_acronym_and_long_form_unify(seeds_result):
     tdpo = next(x for x in seeds_result.extractions if "TDPO" in x.paper.abstract)
     entity = next(e for e in tdpo.entities if any(m.text == "TDPO" for m in e.mentions))
     texts = {m.text for m in entity.mentions}
-    assert "Token-level Direct Preference Optimization" in texts
+    # The long form is one occurrence with its definition: one mention, however many sources found it.
+    assert any(t.startswith("Token-level Direct Preference Optimization") for t in texts)
+    assert len({(m.start, m.end) for m in entity.mentions}) == len(entity.mentions) == entity.count
+
+
+def test_mention_counts_are_distinct_occurrences(seeds_result):
+    """One mention per occurrence on the real seeds: no span twice, no mention inside another
+    mention of the same entity, and ``nested`` only for a strictly inner, different span."""
+    for extraction in seeds_result.extractions:
+        spans = [(m.start, m.end) for e in extraction.entities for m in e.mentions]
+        assert len(spans) == len(set(spans)), extraction.paper.id
+        for entity in extraction.entities:
+            assert entity.count == len(entity.mentions)
+            for m in entity.mentions:
+                assert not any(o is not m and o.start <= m.start and m.end <= o.end for o in entity.mentions)
+                inner = any((s, e) != (m.start, m.end) and s <= m.start and m.end <= e for s, e in spans)
+                assert m.nested == inner
 
 
 def test_labels_use_proposed_names(seeds_result):

@@ -16,23 +16,24 @@ def toy_graph(papers):
     for paper, entities in papers.items():
         graph.add_node("paper:" + paper, kind="Paper")
         for entity in entities:
-            graph.add_node("entity:" + entity, kind="Entity")
-            graph.add_edge("paper:" + paper, "entity:" + entity, kind="HAS")
+            graph.add_node("entity:" + entity.lower(), kind="Entity", key=entity.lower(), name=entity, type="Method")
+            graph.add_edge("paper:" + paper, "entity:" + entity.lower(), kind="HAS", role="used", count=1)
     return graph
 
 
 def test_rare_shared_entities_weigh_more():
-    # a-b share a rare entity; a-c share only one that every paper has.
-    papers = {"a": ["rare", "common"], "b": ["rare", "common"], "c": ["common", "x"], "d": ["common", "x"], "e": ["common", "x", "rare"]}
+    # a-b share a rare named entity; a-c share only one that every paper has.
+    papers = {"a": ["RareNet", "common"], "b": ["RareNet", "common"], "c": ["common", "x"], "d": ["common", "x"],
+              "e": ["common", "x", "RareNet"]}
     links = {(l.source, l.target): l for l in paper_links(toy_graph(papers), top_k=5)}
     assert ("paper:a", "paper:c") not in links
     assert links[("paper:a", "paper:b")].weight > links[("paper:a", "paper:e")].weight
-    assert links[("paper:a", "paper:b")].shared == ("rare",)  # "common" has IDF 0: it links nothing
+    assert links[("paper:a", "paper:b")].shared == ("rarenet",)  # "common" has IDF 0: it links nothing
 
 
 def test_links_are_capped_per_paper():
-    papers = {f"p{i:02d}": ["hub", f"g{i % 3}"] for i in range(30)}
-    papers["q"] = ["solo"]
+    papers = {f"p{i:02d}": ["HubNet", f"G{i % 3}Set"] for i in range(30)}
+    papers["q"] = ["SoloNet"]
     links = list(paper_links(toy_graph(papers), top_k=3))
     degree = {}
     for link in links:
@@ -42,6 +43,34 @@ def test_links_are_capped_per_paper():
     assert len(links) <= 3 * 31 // 2
     assert not any("paper:q" in (link.source, link.target) for link in links)
     assert all(link.source < link.target for link in links)
+
+
+def test_umbrella_only_pair_is_not_linked():
+    # Each pair shares one entity: an umbrella term, a broad family in passing, one plain phrase,
+    # and then two plain phrases, one rare named dataset, a family central to both papers.
+    filler = {f"f{i:02d}": ["machine learning", "diffusion model", f"Other{i}Net"] for i in range(20)}
+    papers = {
+        "u1": ["machine learning", "U1Net"], "u2": ["machine learning", "U2Net"],
+        "m1": ["diffusion model", "M1Net"], "m2": ["diffusion model", "M2Net"],
+        "d1": ["contrastive loss", "D1Net"], "d2": ["contrastive loss", "D2Net"],
+        "t1": ["contrastive loss", "sparse coding", "T1Net"], "t2": ["contrastive loss", "sparse coding", "T2Net"],
+        "r1": ["MuJoCo", "R1Net"], "r2": ["MuJoCo", "R2Net"],
+        **filler,
+    }
+    graph = toy_graph(papers)
+    for paper in ("c1", "c2"):
+        graph.add_node("paper:" + paper, kind="Paper", title="Diffusion Models Beat Everything")
+        graph.add_edge("paper:" + paper, "entity:diffusion model", kind="HAS", role="used", count=1)
+    links = {(l.source[6:], l.target[6:]): l for l in paper_links(graph, top_k=5)}
+    assert ("u1", "u2") not in links and ("m1", "m2") not in links and ("d1", "d2") not in links
+    assert ("t1", "t2") in links and ("r1", "r2") in links and ("c1", "c2") in links
+    assert not any("machine learning" in l.shared and len(l.shared) == 1 for l in links.values())
+    link = links[("r1", "r2")]
+    assert link.reason == "shared: MuJoCo (method, 2 papers)"
+    assert link.evidence == ({"key": "mujoco", "name": "MuJoCo", "type": "Method", "papers": 2,
+                              "contribution": link.weight},)
+    two = links[("t1", "t2")]
+    assert abs(sum(e["contribution"] for e in two.evidence) - two.weight) < 1e-5
 
 
 def test_seeds_graph_schema(seeds_kg):

@@ -1,4 +1,4 @@
-"""Unit tests of the HTML explorer (paperkg.graph.html): escaping, caps, data assembly, files.
+"""Unit tests of the HTML explorer (paperkg.graph.explorer): escaping, caps, data assembly, files.
 
 ``make_graph`` builds a synthetic knowledge graph in the documented schema, with hostile strings
 (script/img/svg payloads, ``</script>``, U+2028, astral characters, a ``javascript:`` URL) in
@@ -10,15 +10,22 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
 import random
 import re
+from collections import Counter
+from itertools import combinations
 from pathlib import Path
 
 import networkx as nx
+import numpy as np
 import pytest
 
 from paperkg.errors import GraphError
-from paperkg.graph import html as kghtml
+from paperkg.graph import explorer as kghtml
+from paperkg.graph.communities import add_communities, community_labels
+from paperkg.graph.explorer.layout import force_layout, separate
+from paperkg.graph.explorer.text import mark_ranges, short
 
 TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric")
 XSS_IMG = "<img src=x onerror=alert(1)>"
@@ -121,8 +128,24 @@ def make_graph(n_papers: int = 40, n_entities: int = 25, *, seed: int = 7, nasty
                 weight = len(shared) / len(ea | eb)
                 src, dst = sorted((pa, pb))
                 keys = sorted(s.split(":", 1)[1] for s in shared)
-                g.add_edge(src, dst, kind="RELATED_TO", weight=weight, shared=keys)
-    return g
+                # the link-evidence contract: one row per shared entity, strongest first
+                evidence = [
+                    {"key": k, "name": g.nodes["entity:" + k]["name"], "type": g.nodes["entity:" + k]["type"],
+                     "papers": g.nodes["entity:" + k]["paper_count"], "contribution": round(weight / (n + 1), 4)}
+                    for n, k in enumerate(keys)
+                ]
+                reason = "shared: " + ", ".join(f"{e['name']} ({e['type'].lower()}, {e['papers']} papers)" for e in evidence)
+                g.add_edge(src, dst, kind="RELATED_TO", weight=weight, shared=keys, evidence=evidence, reason=reason)
+    # archived records: a Papers with Code method, a CodeSOTA one, and a record URL that is no link
+    for j, (pwc, codesota, url) in {
+        0: ("soft-actor-critic", None, "https://paperswithcode.com/method/soft-actor-critic"),
+        2: (None, "cs-42", "https://codesota.example/records/42"),
+        4: ("bad-url", None, "javascript:alert(1)"),
+    }.items():
+        node = entities[j][0]
+        if node in g:
+            g.nodes[node].update(pwc_id=pwc, codesota_id=codesota, record_url=url)
+    return add_communities(g)
 
 
 @pytest.fixture(scope="module")
@@ -215,33 +238,110 @@ def test_page_is_offline_and_csp_pins_the_scripts(graph):
 # ------------------------------------------------------------------------------ data assembly
 
 
-def test_small_graph_is_drawn_whole(graph):
+def test_overview_is_the_topic_map(graph):
     data = kghtml.explorer_data(graph)
     view = data["view"]
-    papers = [n for n, d in graph.nodes(data=True) if d["kind"] == "Paper"]
-    linked_entities = [n for n, d in graph.nodes(data=True) if d["kind"] == "Entity"]
-    has = [(u, v) for u, v, d in graph.edges(data=True) if d["kind"] == "HAS"]
-    assert {n["id"] for n in view["nodes"]} == set(papers) | set(linked_entities)
-    assert len(view["edges"]) == len(has)
-    assert {(e["from"], e["to"]) for e in view["edges"]} == set(has)
-    assert all(isinstance(n["x"], int) and isinstance(n["y"], int) for n in view["nodes"])
-    assert len({(n["x"], n["y"]) for n in view["nodes"]}) > len(view["nodes"]) * 0.9
+    community = {n: d["community"] for n, d in graph.nodes(data=True) if d["kind"] == "Paper"}
+    sizes = Counter(c for c in community.values() if c != -1)
+    assert len(sizes) >= 2
+    smallest = min(5, max(sizes.values()))  # the map draws topics of 5+ papers (any, if no topic is that big)
+    unlinked = sum(1 for c in community.values() if c == -1)
+    assert unlinked  # P0039 has no entity: the grey cluster of papers without links
+    expected = {f"community:{c}" for c, n in sizes.items() if n >= smallest} | ({"community:-1"} if unlinked >= smallest else set())
+    assert {n["id"] for n in view["nodes"]} == expected
+    labels = community_labels(graph)
+    for node in view["nodes"]:
+        c = int(node["id"].split(":")[1])
+        if c == -1:
+            assert node["label"] == f"no similarity link\n{unlinked} papers"
+            continue
+        lines = node["label"].split("\n")
+        assert lines[-1] == f"{sizes[c]} papers"
+        names = [short(graph.nodes[e]["name"]) for e in labels[c][:2]]
+        assert lines[:-1] == (names or ["(no shared entity)"])
+        assert node["group"] == "topic" and isinstance(node["x"], int) and isinstance(node["y"], int)
+    # bigger topics are bigger, and no two topic circles overlap
+    radius = {n["id"]: n["size"] for n in view["nodes"]}
+    drawn = [c for c, n in sizes.most_common() if n >= smallest]
+    big, small = f"community:{drawn[0]}", f"community:{drawn[-1]}"
+    assert radius[big] >= radius[small]
+    for a in view["nodes"]:
+        for b in view["nodes"]:
+            if a["id"] < b["id"]:
+                assert math.dist((a["x"], a["y"]), (b["x"], b["y"])) >= a["size"] + b["size"]
+    assert view["edges"] and all(e["kind"] == "TOPIC" and e["from"] != e["to"] for e in view["edges"])
+    assert [c[0] for c in data["communities"]] == [c for c, _n in sorted(sizes.items(), key=lambda i: (-i[1], i[0]))] + [-1]
+    assert data["communities"][-1] == [-1, unlinked, []]
+    papers = data["papers"]
+    assert all(p.get("c", -1) == community[p["i"]] for p in papers)
     stats = data["meta"]["stats"]
-    assert stats["papers"] == len(papers) and stats["has"] == len(has)
+    has = [(u, v) for u, v, d in graph.edges(data=True) if d["kind"] == "HAS"]
+    assert stats["papers"] == len(community) and stats["has"] == len(has) and stats["communities"] == len(sizes)
     assert stats["related"] == sum(1 for *_e, d in graph.edges(data=True) if d["kind"] == "RELATED_TO")
     assert data["meta"]["colors"][:6] == ["#8C8C8C", "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#D55E00"]
 
 
+def test_topic_labels_are_specific_not_umbrella_terms():
+    """Three groups of papers, each with its own two entities, plus "deep learning" in every paper
+    and "transformer" in most: no topic may be labelled by them."""
+    g = nx.DiGraph()
+    groups = {"rl": ["soft actor-critic", "mujoco"], "diff": ["latent diffusion", "fid"], "graph": ["gcn", "cora"]}
+    for gi, (name, ents) in enumerate(groups.items()):
+        for i in range(6):
+            pid = f"paper:{name}{i}"
+            g.add_node(pid, kind="Paper", paper_id=f"{name}{i}", label=pid)
+            for e in ents + ["deep learning"] + (["transformer"] if i % 3 else []):
+                g.add_node("entity:" + e, kind="Entity", type="Method", key=e, name=e, aliases=[], paper_count=0)
+                g.add_edge(pid, "entity:" + e, kind="HAS", role="used", count=1)
+    for u, v in combinations([n for n in g if n.startswith("paper:")], 2):
+        same = u.split(":")[1][:-1] == v.split(":")[1][:-1]
+        g.add_edge(u, v, kind="RELATED_TO", weight=0.9 if same else 0.05, shared=[])
+    add_communities(g)
+    labels = {c: {g.nodes[e]["name"] for e in ents} for c, ents in community_labels(g).items()}
+    assert sorted(map(sorted, labels.values())) == sorted(sorted(v) for v in groups.values())
+
+
 def test_pyvis_fields_and_edge_ids(graph):
-    data = kghtml.explorer_data(graph)
+    data = kghtml.explorer_data(graph, focus="paper:P0005", hops=2)
     node = data["view"]["nodes"][0]
     assert set(node) >= {"id", "label", "shape", "group", "size", "x", "y"}
+    kinds = set()
     for edge in data["view"]["edges"]:
         assert "arrows" not in edge
         k = int(edge["id"][1:])
-        row = data["has"][k]
-        assert (data["papers"][row[0]]["i"], data["entities"][row[1] - len(data["papers"])]["i"]) == (edge["from"], edge["to"])
-        assert edge["role"] == row[2]
+        kinds.add(edge["kind"])
+        if edge["kind"] == "HAS":
+            row = data["has"][k]
+            assert (data["papers"][row[0]]["i"], data["entities"][row[1] - len(data["papers"])]["i"]) == (edge["from"], edge["to"])
+            assert edge["role"] == row[2]
+        else:
+            row = data["related"][k]
+            assert {data["papers"][row[0]]["i"], data["papers"][row[1]]["i"]} == {edge["from"], edge["to"]}
+    assert kinds == {"HAS", "REL"}
+
+
+def test_link_evidence_and_entity_records_reach_the_page(graph):
+    data = kghtml.explorer_data(graph)
+    n_papers = len(data["papers"])
+    checked = 0
+    for a, b, weight, shared in data["related"]:
+        edge = graph.edges[data["papers"][a]["i"], data["papers"][b]["i"]]
+        expected = [["entity:" + e["key"], e["contribution"]] for e in edge["evidence"]][:6]
+        assert [[data["entities"][j - n_papers]["i"], c] for j, c in shared] == expected
+        checked += 1
+    assert checked == len(data["related"]) > 0
+    ents = {e["i"]: e for e in data["entities"]}
+    assert ents["entity:method/method000"]["pw"] == "soft-actor-critic"
+    assert ents["entity:method/method000"]["ru"] == "https://paperswithcode.com/method/soft-actor-critic"
+    assert ents["entity:benchmark/benchmark002"]["cs"] == "cs-42"
+    assert "ru" not in ents["entity:metric/metric004"]  # javascript: is never a link
+    assert all(e["k"] == e["i"].split(":", 1)[1] for e in data["entities"])
+    # without evidence (an older graph) the shared keys still come through, without contributions
+    old = graph.copy()
+    for *_e, d in old.edges(data=True):
+        d.pop("evidence", None)
+    rows = kghtml.explorer_data(old)["related"]
+    assert all(c is None for *_r, shared in rows for _j, c in shared) and any(shared for *_r, shared in rows)
 
 
 def _utf16_slice(text: str, start: int, end: int) -> str:
@@ -267,15 +367,15 @@ def test_marks_are_utf16_offsets_inside_the_evidence(graph):
 
 def test_mark_ranges_fallbacks():
     ev = "We use BERT and BERT again."
-    assert kghtml._mark_ranges(ev, 100, [[107, 111, "BERT"]]) == [7, 11]
+    assert mark_ranges(ev, 100, [[107, 111, "BERT"]]) == [7, 11]
     # wrong offsets: found by text
-    assert kghtml._mark_ranges(ev, 0, [[0, 4, "BERT"]]) == [7, 11]
+    assert mark_ranges(ev, 0, [[0, 4, "BERT"]]) == [7, 11]
     # outside the sentence and text absent: dropped
-    assert kghtml._mark_ranges(ev, 0, [[500, 504, "GPT"]]) == []
+    assert mark_ranges(ev, 0, [[500, 504, "GPT"]]) == []
     # overlaps merged
-    assert kghtml._mark_ranges(ev, 0, [[7, 11, "BERT"], [7, 15, "BERT and"]]) == [7, 15]
-    assert kghtml._mark_ranges("", 0, [[0, 1, "x"]]) == []
-    assert kghtml._mark_ranges(ev, None, "garbage") == []
+    assert mark_ranges(ev, 0, [[7, 11, "BERT"], [7, 15, "BERT and"]]) == [7, 15]
+    assert mark_ranges("", 0, [[0, 1, "x"]]) == []
+    assert mark_ranges(ev, None, "garbage") == []
 
 
 def test_evidence_sentences_are_deduplicated():
@@ -294,49 +394,40 @@ def test_evidence_sentences_are_deduplicated():
 # ------------------------------------------------------------------------------ caps and views
 
 
-def test_overview_caps_pick_top_entities_and_linked_papers():
+def test_topic_map_edge_cap_keeps_the_strongest():
     g = make_graph(120, 60, seed=3, nasty=False)
-    data = kghtml.explorer_data(g, max_entities=8, max_papers=30)
-    nodes = data["view"]["nodes"]
-    entity_nodes = [n["id"] for n in nodes if n["id"].startswith("entity:")]
-    paper_nodes = [n["id"] for n in nodes if n["id"].startswith("paper:")]
-    assert len(entity_nodes) <= 8 and len(paper_nodes) == 30
-    degree = {n: g.in_degree(n) for n, d in g.nodes(data=True) if d["kind"] == "Entity"}
-    top = sorted(degree, key=lambda n: (-degree[n], n))[:8]
-    assert set(entity_nodes) <= set(top)
-    drawn = set(entity_nodes) | set(paper_nodes)
-    for edge in data["view"]["edges"]:
-        assert edge["from"] in drawn and edge["to"] in drawn
-    assert data["meta"]["caps"]["max_entities"] == 8
-    assert data["meta"]["notes"]  # the page says what was left out
+    full = kghtml.explorer_data(g)["view"]["edges"]
+    capped = kghtml.explorer_data(g, max_edges=3)
+    assert len(full) > 3 and len(capped["view"]["edges"]) == 3
+    assert sorted(e["w"] for e in capped["view"]["edges"]) == sorted(e["w"] for e in full)[-3:]
+    assert capped["meta"]["caps"]["max_edges"] == 3 and capped["meta"]["notes"]
 
 
-def test_overview_edge_cap_keeps_strongest():
-    g = make_graph(120, 60, seed=3, nasty=False)
-    data = kghtml.explorer_data(g, max_edges=50)
-    assert len(data["view"]["edges"]) == 50
-    roles = [e["role"] for e in data["view"]["edges"]]
-    assert roles.count(0) == min(50, sum(1 for r in data["has"] if r[2] == 0))
+def test_separate_removes_every_overlap():
+    rng = np.random.RandomState(0)
+    pos = rng.uniform(0, 100, size=(40, 2))
+    half = rng.uniform(5, 25, size=(40, 2))
+    out = separate(pos, half, gap=2)
+    for i in range(40):
+        for j in range(i + 1, 40):
+            assert (abs(out[i] - out[j]) >= half[i] + half[j] + 1.9).any()
 
 
-def test_entity_map_weights_are_shared_papers():
-    g = make_graph(60, 20, seed=5, nasty=False)
-    data = kghtml.explorer_data(g, view="entity-map", max_entities=10, max_edges=15)
+def test_entity_map_keeps_shared_co_occurrences_without_umbrella_terms():
+    g = make_graph(240, 40, seed=5, nasty=False)
+    n_papers = 240
+    umbrella = {n for n, d in g.nodes(data=True) if d["kind"] == "Entity" and d["paper_count"] > max(0.05 * n_papers, 10)}
+    assert umbrella  # the synthetic corpus has frequent entities
+    data = kghtml.explorer_data(g, view="entity-map", max_entities=15, max_edges=25)
     nodes = {n["id"] for n in data["view"]["nodes"]}
-    assert len(nodes) == 10 and all(n.startswith("entity:") for n in nodes)
-    assert len(data["view"]["edges"]) <= 15
+    assert nodes and all(n.startswith("entity:") for n in nodes) and not nodes & umbrella
+    assert 0 < len(data["view"]["edges"]) <= 25
     for edge in data["view"]["edges"]:
         shared = set(g.predecessors(edge["from"])) & set(g.predecessors(edge["to"]))
-        assert edge["w"] == len(shared) == edge["value"] and edge["kind"] == "CO"
-    weights = sorted((e["w"] for e in data["view"]["edges"]), reverse=True)
-    all_pairs = []
-    for a in nodes:
-        for b in nodes:
-            if a < b:
-                w = len(set(g.predecessors(a)) & set(g.predecessors(b)))
-                if w:
-                    all_pairs.append(w)
-    assert weights == sorted(all_pairs, reverse=True)[: len(weights)]
+        assert edge["w"] == len(shared) == edge["value"] >= 2 and edge["kind"] == "CO"
+    drawn = {e["from"] for e in data["view"]["edges"]} | {e["to"] for e in data["view"]["edges"]}
+    assert drawn == nodes  # every drawn entity has a co-occurrence
+    assert any("umbrella" in note for note in data["meta"]["notes"])
 
 
 def test_similarity_view_uses_related_edges():
@@ -426,7 +517,7 @@ def test_byte_identical_across_processes(tmp_path):
 
     script = (
         "import sys, hashlib; sys.path.insert(0, sys.argv[1]);"
-        "from test_html import make_graph; from paperkg.graph.html import render_html;"
+        "from test_html import make_graph; from paperkg.graph.explorer import render_html;"
         "g = make_graph(60, 30, seed=2);"
         "print(hashlib.sha256(''.join(render_html(g, view=v) for v in ('overview', 'entity-map', 'similarity')).encode()).hexdigest())"
     )
@@ -456,8 +547,8 @@ def test_layout_is_deterministic_and_spread():
     import numpy as np
 
     edges = np.array([[i, (i * 7 + 3) % 300] for i in range(300)], dtype=np.int64)
-    a = kghtml._layout(300, edges, np.ones(300), seed=1)
-    b = kghtml._layout(300, edges, np.ones(300), seed=1)
+    a = force_layout(300, edges, np.ones(300), seed=1)
+    b = force_layout(300, edges, np.ones(300), seed=1)
     assert (a == b).all()
     assert np.ptp(a, axis=0).min() > 5
 
@@ -483,7 +574,8 @@ def test_write_html_targets(graph, tmp_path):
     assert kghtml.write_html(graph, tmp_path / "d1", view="overview") == [tmp_path / "d1" / "explorer.html"]
     assert kghtml.write_html(graph, tmp_path / "dir", view="entity-map") == [tmp_path / "dir" / "entities.html"]
     focus = kghtml.write_html(graph, tmp_path / "dir", focus="paper:P0002")
-    assert focus == [tmp_path / "dir" / "focus-paper-P0002.html"]
+    # a directory gets every view and, with focus=, the focus page too (as the CLI says)
+    assert [p.name for p in focus] == ["explorer.html", "entities.html", "similarity.html", "focus-paper-P0002.html"]
     everything = kghtml.write_html(graph, tmp_path / "all", view="all")
     assert [p.name for p in everything] == ["explorer.html", "entities.html", "similarity.html"]
     with pytest.raises(GraphError):
@@ -494,8 +586,24 @@ def test_write_html_targets(graph, tmp_path):
 
 
 def test_templates_ship_as_package_data():
-    root = Path(kghtml.__file__).parent / "templates"
-    for name in ("explorer.html.j2", "explorer.js", "explorer.css"):
+    root = Path(kghtml.__file__).parent.parent / "templates"
+    for name in ("explorer.html.j2", "explorer.css", *(f"explorer/{m}" for m in kghtml.config.JS_MODULES)):
         assert (root / name).is_file()
-    js = (root / "explorer.js").read_text(encoding="utf-8")
+    js = "".join((root / "explorer" / m).read_text(encoding="utf-8") for m in kghtml.config.JS_MODULES)
     assert "innerHTML" not in js and "insertAdjacentHTML" not in js and "document.write" not in js
+
+
+def test_cli_html_focus_writes_every_view_and_the_focus_page(graph, tmp_path):
+    """`paperkg html G --out DIR --focus X` does what its --help says: all views plus X's page."""
+    from click.testing import CliRunner
+
+    from paperkg.cli import cli
+    from paperkg.graph.export import write_node_link
+
+    saved = write_node_link(graph, tmp_path / "graph.json")
+    result = CliRunner().invoke(cli, ["html", str(saved), "--out", str(tmp_path / "site"), "--focus", "paper:P0002"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == sorted(
+        ["explorer.html", "entities.html", "similarity.html", "focus-paper-P0002.html"]
+    )
+    assert "also write its focus page" in " ".join(CliRunner().invoke(cli, ["html", "--help"]).output.split())

@@ -17,10 +17,12 @@ ROLE_TYPES = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
 
 HEADERS = {
     "papers": ["id:ID(Paper)", ":LABEL", "title", "abstract", "venue", "year:long", "url", "label", "authors:string[]",
-               "community"],
-    "entities": ["key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "paper_count:long"],
+               "community:int"],
+    "entities": ["key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]", "alias_keys:string[]", "pwc_id",
+                 "codesota_id", "area", "record_url", "paper_count:long"],
     "paper_entity": [":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long"],
-    "related_to": [":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]"],
+    "related_to": [":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]", "reason",
+                   "evidence"],
 }
 
 
@@ -54,7 +56,7 @@ def test_headers_counts_and_values(seeds_kg, tmp_path):
         assert row[":LABEL"] == "Paper" and row["abstract"] == source["abstract"] and row["label"] == source["label"]
         assert row["year:long"] == ("" if source["year"] is None else str(source["year"]))
         assert (row["authors:string[]"].split(";") if row["authors:string[]"] else []) == source["authors"]
-        assert row["community"] in papers
+        assert int(row["community:int"]) == source["community"]  # the graph's own community, -1 without links
     for row in tables["entities"]:
         source = entities[row["key:ID(Entity)"]]
         assert row[":LABEL"] == f"Entity;{source['type']}" and row["type"] == source["type"]

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from paperkg.extract.abbreviations import find_abbreviations
 from paperkg.extract.canonical import acronym_map
 from paperkg.extract.markup import mask_markup
-from paperkg.extract.normalize import is_generic, normalize_key, trim_span
+from paperkg.extract.normalize import (GENERIC_TAILS, americanize, generic_head, is_generic, normalize_key, trim_span,
+                                       variant_key)
 from paperkg.extract.rules import proposal_spans, role_for, type_from_head
 
 names = st.text(alphabet=string.ascii_letters + string.digits + " -_/'.", min_size=1, max_size=40)
@@ -26,6 +27,59 @@ def test_normalize_is_idempotent(name):
 def test_normalize_is_stable_under_case_and_whitespace(name, recase, space):
     noisy = space + recase(name).replace(" ", space) + space
     assert normalize_key(noisy) == normalize_key(name)
+
+
+# Words with no "s", "i" or "u", so that appending "s" makes a plain plural.
+words = st.text(alphabet="bcdfghjklmnprtvwxze", min_size=3, max_size=10).filter(lambda w: not is_generic(w))
+phrases = st.lists(words, min_size=1, max_size=4)
+
+
+@given(phrases, st.data())
+@settings(max_examples=300, deadline=None)
+def test_plural_on_any_word_unifies(parts, data):
+    index = data.draw(st.integers(0, len(parts) - 1))
+    plural = parts[:index] + [parts[index] + "s"] + parts[index + 1 :]
+    assert normalize_key(" ".join(plural)) == normalize_key(" ".join(parts))
+
+
+@given(phrases.filter(lambda ws: all(americanize(w) == w for w in ws)), st.sampled_from(["-", " ", ""]))
+@settings(max_examples=300, deadline=None)
+def test_hyphen_and_space_inside_words_unify(parts, joiner):
+    # (British spellings are whole words: "bbbdefence" is none, so they are left out here.)
+    assert variant_key(normalize_key(joiner.join(parts))) == variant_key(normalize_key(" ".join(parts)))
+
+
+@given(phrases, st.sampled_from(sorted(GENERIC_TAILS)), st.sampled_from(["", "s"]))
+@settings(max_examples=300, deadline=None)
+def test_trailing_generic_head_folds_to_the_head(parts, tail, plural):
+    key = normalize_key(" ".join(parts))
+    assert generic_head(normalize_key(" ".join(parts) + " " + tail + plural)) == key
+
+
+@given(phrases, words)
+@settings(max_examples=200, deadline=None)
+def test_a_modifier_keeps_concepts_apart(parts, modifier):
+    name = " ".join(parts)
+    assert variant_key(normalize_key(modifier + " " + name)) != variant_key(normalize_key(name))
+
+
+@given(st.sampled_from([("optimisation", "optimization"), ("Modelling", "modeling"), ("behaviour", "behavior"),
+                        ("regularised", "regularized"), ("labelled data", "labeled data"), ("centre", "center"),
+                        ("generalisation", "generalization"), ("tokeniser", "tokenizer"), ("colour", "color")]),
+       phrases)
+@settings(max_examples=100, deadline=None)
+def test_british_and_american_spellings_unify(pair, parts):
+    british, american = pair
+    rest = " ".join(parts)
+    assert normalize_key(f"{rest} {british}") == normalize_key(f"{rest} {american}")
+
+
+def test_markup_and_known_variants():
+    assert normalize_key("M**etamorphic **Agg**regation") == normalize_key("Metamorphic Aggregation")
+    assert variant_key(normalize_key("SD-XL")) == variant_key(normalize_key("SDXL"))
+    assert variant_key(normalize_key("supervised finetuning")) == variant_key(normalize_key("supervised fine-tuning"))
+    assert normalize_key("supervised learning") == "supervised learning"  # not "supervized"
+    assert normalize_key("noise") == "noise"
 
 
 @given(st.text(max_size=200))

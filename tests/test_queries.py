@@ -119,6 +119,12 @@ def parity_cases(kg: paperkg.KnowledgeGraph) -> list[tuple[str, dict]]:
             cases += [("papers_with", {"entity": key}), ("cooccurring", {"entity": key, "k": 25})]
     cases += [("papers_with", {"entity": top["Method"][0], "role": role}) for role in ROLES]
     cases += [("papers_with", {"entity": "no such entity anywhere"})]
+    # Names, aliases and acronyms resolve the same way in Cypher (alias_keys) and NetworkX.
+    aliased = sorted((attrs["paper_count"], attrs["key"], alias) for _, attrs in graph.nodes(data=True)
+                     if attrs["kind"] == "Entity" for alias in attrs.get("alias_keys", ()) if alias != attrs["key"])
+    for _, key, alias in aliased[-4:]:
+        cases += [("papers_with", {"entity": alias}), ("cooccurring", {"entity": alias.upper()})]
+    cases += [("papers_with", {"entity": "SAC"}), ("tasks_for_method", {"method": "SAC"})]
     for key in top["Dataset"][:2] + top["Benchmark"][:2] + top["Method"][:1]:
         cases.append(("methods_on_dataset", {"dataset": key}))
     for key in top["Method"][:3] + top["Task"][:1]:

@@ -37,6 +37,17 @@ def gold_line(i: int, text: str, spans: list[tuple[str, str]]) -> str:
     return json.dumps({"id": f"d{i}", "text": text, "entities": entities})
 
 
+#: The span-file settings these tests were written for (the shipped config trains on
+#: paperkg_train.jsonl with in-domain vectors; see test_paper_level_gold_and_vectors).
+SPAN_FILES = {
+    "paperkg.train_files": ["scierc_train.jsonl", "csner-ftd_train.jsonl"],
+    "paperkg.dev_files": ["scierc_dev.jsonl", "csner-ftd_dev.jsonl"],
+    "paperkg.select_files": [],
+    "paperkg.train_repeat": [],
+    "components.ner.model.tok2vec.embed.include_static_vectors": False,
+}
+
+
 @pytest.fixture()
 def gold_dir(tmp_path: Path) -> Path:
     root = tmp_path / "gold"
@@ -57,6 +68,7 @@ def test_train_model_smoke(gold_dir: Path, tmp_path: Path, mode: str) -> None:
         seed=1,
         max_steps=12,
         overrides={
+            **SPAN_FILES,
             "training.eval_frequency": 4,
             "paperkg.teacher_steps": 4,
             "paperkg.csner_unannotated": mode,
@@ -99,7 +111,7 @@ def test_missing_gold_and_malformed_lines(gold_dir: Path, tmp_path: Path) -> Non
     bad = gold_dir / "scierc_train.jsonl"
     bad.write_text(bad.read_text(encoding="utf-8") + "{broken\n", encoding="utf-8")
     with pytest.raises(EvaluationError, match=r"scierc_train\.jsonl:7:"):
-        train_model(gold_dir, tmp_path / "m", max_steps=2, progress=False)
+        train_model(gold_dir, tmp_path / "m", max_steps=2, progress=False, overrides=SPAN_FILES)
 
 
 def test_refuses_to_overwrite_a_non_model_directory(gold_dir: Path, tmp_path: Path) -> None:
@@ -108,7 +120,7 @@ def test_refuses_to_overwrite_a_non_model_directory(gold_dir: Path, tmp_path: Pa
     (out / "notes.txt").write_text("keep me", encoding="utf-8")
     with pytest.raises(InputError, match="refusing to overwrite"):
         train_model(gold_dir, out, max_steps=2, progress=False,
-                    overrides={"paperkg.csner_unannotated": "outside",
+                    overrides={**SPAN_FILES, "paperkg.csner_unannotated": "outside",
                                "paperkg.pretrain_epochs": 0})
     assert (out / "notes.txt").read_text(encoding="utf-8") == "keep me"
 
@@ -122,7 +134,45 @@ def test_pretraining_option_runs(gold_dir: Path, tmp_path: Path) -> None:
     )
     report = train_model(
         gold_dir, tmp_path / "model", max_steps=4, corpus_dir=corpus, progress=False,
-        overrides={"paperkg.pretrain_epochs": 1, "paperkg.pretrain_files": ["tiny.jsonl"],
+        overrides={**SPAN_FILES, "paperkg.pretrain_epochs": 1, "paperkg.pretrain_files": ["tiny.jsonl"],
                    "paperkg.csner_unannotated": "outside", "training.eval_frequency": 2},
     )
     assert report.steps <= 4 and (tmp_path / "model" / "meta.json").is_file()
+
+
+def test_paper_level_gold_and_vectors(tmp_path: Path) -> None:
+    """The shipped settings on tiny data: paper-level gold, word2vec vectors built from the
+    unlabelled abstracts beside the gold folder, a role model written next to the NER."""
+    pytest.importorskip("gensim")
+    data = tmp_path / "data"
+    gold = data / "gold"
+    gold.mkdir(parents=True)
+    (data / "unlabeled").mkdir()
+    (data / "corpus").mkdir()
+    records = []
+    for i, (text, spans) in enumerate(FULL * 3):
+        entities = []
+        for phrase, label in spans:
+            if label == "OTHER" or phrase == "neural network":
+                continue
+            start = text.index(phrase)
+            entities.append({"name": phrase, "type": label.title(), "role": "proposed" if i == 0 else "used",
+                             "core": True, "mentions": [{"start": start, "end": start + len(phrase), "text": phrase}]})
+        records.append(json.dumps({"id": f"p{i}", "title": "T", "abstract": text, "entities": entities}))
+    for split in ("train", "dev"):
+        (gold / f"paperkg_{split}.jsonl").write_text("\n".join(records) + "\n", encoding="utf-8")
+        (gold / f"scierc_{split}.jsonl").write_text(
+            "\n".join(gold_line(i, t, s) for i, (t, s) in enumerate(FULL)) + "\n", encoding="utf-8")
+    import gzip
+
+    with gzip.open(data / "unlabeled" / "abstracts.jsonl.gz", "wt", encoding="utf-8") as handle:
+        for i, (text, _) in enumerate(FULL * 20):
+            handle.write(json.dumps({"id": str(i), "abstract": text}) + "\n")
+    out = tmp_path / "model"
+    report = train_model(gold, out, max_steps=4, progress=False,
+                         overrides={"training.eval_frequency": 2, "paperkg.vectors_words": 50,
+                                    "paperkg.vectors_epochs": 1})
+    assert (out / "roles.json").is_file()
+    nlp = spacy.load(out)
+    assert nlp.vocab.vectors.shape[1] == 64 and 0 < nlp.vocab.vectors.shape[0] <= 50
+    assert report.dev[0].file == "paperkg_dev.jsonl"

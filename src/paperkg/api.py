@@ -18,7 +18,8 @@ import networkx as nx
 
 from paperkg.extract.output import graph_records, write_mentions_jsonl, write_records
 from paperkg.extract.readers import DEFAULT_MAX_CHARS, read_papers
-from paperkg.extract.run import extract_papers
+from paperkg.extract.resolution import write_resolution
+from paperkg.extract.run import extract_corpus, extract_papers
 from paperkg.graph import analytics
 from paperkg.graph.build import build_graph, paper_nodes
 from paperkg.graph.export import read_node_link, write_graphml, write_node_link
@@ -28,7 +29,7 @@ from paperkg.types import ENTITY_TYPES, Extraction, ReadReport
 PathLike = str | Path
 #: What ``export`` (and so ``paperkg build``) writes, as glob patterns: an earlier build's files
 #: that the new set lacks are removed, also in a folder written before manifests existed.
-EXPORT_FILES = ("graph.json", "graph.graphml", "mentions.jsonl", "explorer.html", "entities.html",
+EXPORT_FILES = ("graph.json", "graph.graphml", "mentions.jsonl", "resolution.jsonl", "explorer.html", "entities.html",
                 "similarity.html", "focus-*.html")
 
 
@@ -39,6 +40,7 @@ class ExtractResult:
     extractions: tuple[Extraction, ...]
     report: ReadReport
     warnings: tuple[str, ...] = ()
+    resolution: tuple[dict, ...] = ()
 
 
 @dataclass
@@ -49,6 +51,7 @@ class KnowledgeGraph:
     graph: nx.DiGraph
     report: ReadReport | None = None
     extractions: tuple[Extraction, ...] = field(default=(), repr=False)
+    resolution: tuple[dict, ...] = field(default=(), repr=False)
 
     # --- queries -------------------------------------------------------------------------
     def papers(self) -> list[dict]:
@@ -93,11 +96,22 @@ class KnowledgeGraph:
         return run_named_query(self.graph, name, params)
 
     def stats(self, top: int = 10) -> dict:
-        """Counts, the top entities per type and the most-linked papers."""
+        """Counts, the top entities per type, the singleton share and entities per type and role,
+        the remaining duplicate candidates, links per paper, the papers most linked by evidence,
+        and the largest communities with their labels."""
+        from paperkg.graph import quality
+
+        duplicates = quality.duplicate_candidates(self.graph)
         return {
             "counts": analytics.counts(self.graph),
+            "entities": quality.entity_profile(self.graph),
             "top_entities": {t: analytics.entity_frequencies(self.graph, type=t, limit=top) for t in ENTITY_TYPES},
-            "most_linked_papers": analytics.most_linked_papers(self.graph, k=top),
+            "duplicate_candidates": {"groups": len(duplicates),
+                                     "rate": round(quality.duplicate_rate(self.graph, duplicates), 4),
+                                     "top": duplicates[:top]},
+            "links": quality.link_profile(self.graph),
+            "most_linked_papers": quality.most_linked_by_evidence(self.graph, k=top),
+            "communities": analytics.community_summary(self.graph, k=top),
         }
 
     # --- persistence and exports -------------------------------------------------------
@@ -119,8 +133,14 @@ class KnowledgeGraph:
 
     def to_html(self, path: PathLike, **options) -> list[Path]:
         """The interactive explorer: a file path writes one view, a directory writes all views."""
-        from paperkg.graph.html import write_html
+        from paperkg.graph.explorer import write_html
 
+        focus = options.get("focus")
+        if focus is not None and not self.graph.has_node(str(focus)) and not self.graph.has_node(f"paper:{focus}"):
+            # Names, aliases and acronyms resolve as in kg.entity ("SAC" -> entity:soft actor critic).
+            found = analytics.find_entity(self.graph, str(focus))
+            if found is not None:
+                options = {**options, "focus": found}
         return write_html(self.graph, path, **options)
 
     def to_neo4j(self, uri: str | None = None, user: str | None = None, password: str | None = None,
@@ -143,7 +163,8 @@ class KnowledgeGraph:
 
     def export(self, out_dir: PathLike, *, html: bool = True) -> dict[str, Path]:
         """Write every export into ``out_dir`` as one set: graph.json, graph.graphml,
-        mentions.jsonl, paperkg-manifest.json and (``html=True``) the explorer pages.
+        mentions.jsonl, resolution.jsonl (the entity-resolution report, for a graph built in
+        this process), paperkg-manifest.json and (``html=True``) the explorer pages.
 
         A killed export leaves the previous complete set or the new one, never a mix, and files
         of the previous set the new one lacks (pages after ``html=False``, old focus pages) are
@@ -159,6 +180,8 @@ class KnowledgeGraph:
             written["graphml"] = folder / "graph.graphml"
             replaced["graphml_replaced_characters"] = write_graphml(self.graph, written["graphml"])
             written["mentions"] = self.to_mentions_jsonl(folder / "mentions.jsonl")
+            if self.extractions:
+                written["resolution"] = write_resolution(self.resolution, folder / "resolution.jsonl")
             if html:
                 for page in self.to_html(folder):
                     written[f"html:{page.name}"] = page
@@ -184,10 +207,10 @@ def extract_entities(
     if output is not None:
         check_output_file(output)
     result = read_papers(paths, max_chars=max_chars)
-    extractions = extract_papers(result.papers, n_process=n_process, use_model=use_model, progress=progress)
+    resolved = extract_corpus(result.papers, n_process=n_process, use_model=use_model, progress=progress)
     if output is not None:
-        write_mentions_jsonl(extractions, output)
-    return ExtractResult(tuple(extractions), result.report(), tuple(result.warnings))
+        write_mentions_jsonl(resolved.extractions, output)
+    return ExtractResult(tuple(resolved.extractions), result.report(), tuple(result.warnings), tuple(resolved.report))
 
 
 def build(
@@ -202,17 +225,27 @@ def build(
     """Read, extract and link: the whole pipeline, returning a :class:`KnowledgeGraph`."""
     extracted = extract_entities(paths, n_process=n_process, use_model=use_model, max_chars=max_chars, progress=progress)
     graph = build_graph(extracted.extractions, top_k=top_k)
-    return KnowledgeGraph(graph=graph, report=extracted.report, extractions=extracted.extractions)
+    return KnowledgeGraph(graph=graph, report=extracted.report, extractions=extracted.extractions,
+                          resolution=extracted.resolution)
 
 
 def evaluate(gold_path: PathLike, *, use_model: bool = True, n_process: int = 1):
-    """Score the whole extractor on span-annotated gold (``../shared/data/gold`` format).
+    """Score the whole extractor on a gold JSONL file, in either format of ``../shared/data/gold``.
 
-    Returns an :class:`~paperkg.extract.evaluate.EvaluationReport` (P/R/F1 per type and micro,
-    exact-span and overlap, plus the frequent errors).
+    Paper-level gold (records with ``abstract`` and entities with ``name``/``mentions``, as
+    ``paperkg_dev.jsonl``) gives a :class:`~paperkg.extract.paper_eval.PaperEvaluationReport`
+    (core recall, precision, proposed P/R/F1, type accuracy, link precision, mention-level
+    P/R/F1 per type); span gold (``text`` + ``entities`` with ``start``/``end``/``label``, as
+    SciERC) gives an :class:`~paperkg.extract.evaluate.EvaluationReport`.
     """
     from paperkg.extract.evaluate import evaluate_spans
+    from paperkg.extract.paper_eval import evaluate_papers, is_paper_level
     from paperkg.types import Paper
+
+    if is_paper_level(gold_path):
+        return evaluate_papers(
+            gold_path, lambda papers: extract_papers(papers, n_process=n_process, use_model=use_model, progress=False)
+        )
 
     def predict(texts: list[str]) -> list[list[tuple[int, int, str]]]:
         papers = [Paper(id=str(index), abstract=text) for index, text in enumerate(texts)]

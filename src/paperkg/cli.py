@@ -117,21 +117,43 @@ def build(inputs, out_dir, top_k, html, n_process, no_model, max_chars, progress
 @click.option("--top", default=10, show_default=True, type=click.IntRange(min=0), help="Rows per list.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 def stats(graph_file, top, as_json):
-    """Print counts, the top entities per type and the most-linked papers of a saved graph."""
+    """Print counts, singletons, top entities, duplicate candidates, links per paper and the
+    most-linked papers (by evidence) of a saved graph."""
     summary = paperkg.load(graph_file).stats(top=top)
     if as_json:
         click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
         return
     counts = summary["counts"]
     click.echo(f"papers {counts['papers']}  entities {counts['entities']}  "
-               f"paper-entity edges {counts['paper_entity_edges']}  paper links {counts['paper_links']}")
+               f"paper-entity edges {counts['paper_entity_edges']}  paper links {counts['paper_links']}  "
+               f"communities {counts['communities']}")
+    profile = summary["entities"]
+    click.echo(f"entities in one paper only: {profile['singletons']} ({profile['singleton_share']:.1%})")
+    click.echo("paper-entity edges by type and role:")
+    for kind, roles in profile["edges_by_type_and_role"].items():
+        click.echo(f"  {kind:<10} " + "  ".join(f"{role} {n}" for role, n in roles.items()))
     for kind in ENTITY_TYPES:
         click.echo(f"\n{kind} ({counts['entities_by_type'][kind]})")
         for row in summary["top_entities"][kind]:
             click.echo(f"  {row['paper_count']:>5}  {row['name']}")
-    click.echo("\nmost-linked papers")
+    click.echo("\nlargest communities (papers, most specific entities)")
+    for row in summary["communities"]:
+        click.echo(f"  {row['papers']:>5}  #{row['community']}  {', '.join(row['labels'])}")
+    dup = summary["duplicate_candidates"]
+    click.echo(f"\nduplicate candidates (entities in >= 2 papers): {dup['groups']} groups, "
+               f"{dup['rate']:.1%} of those entities")
+    for row in dup["top"]:
+        click.echo(f"  {' / '.join(row['keys'])}  ({', '.join(row['kinds'])})")
+    links = summary["links"]
+    per = links["links_per_paper"]
+    click.echo(f"\nlinks per paper: mean {per['mean']}, median {per['median']}, max {per['max']}; "
+               f"{links['papers_without_links']} papers without links, {links['papers_at_cap']} at the cap "
+               f"({links['cap']}); {links['links_on_one_entity']:.0%} of links rest on one entity")
+    click.echo("  " + "  ".join(f"{bucket}: {n}" for bucket, n in per["histogram"].items()))
+    click.echo("\nmost-linked papers (by the total weight of their links)")
     for row in summary["most_linked_papers"]:
-        click.echo(f"  {row['links']:>5}  {row['paper_id']}  {row['label']}")
+        click.echo(f"  {row['evidence']:>7.3f}  {row['links']:>3} links  {row['paper_id']}  {row['label']}")
+        click.echo(f"           strongest: {row['strongest']}")
 
 
 @cli.command()
@@ -142,13 +164,14 @@ def stats(graph_file, top, as_json):
               help="Which view to write [default: all views for a directory, the overview for a file].")
 @click.option("--focus", default=None, help="A paper id, entity key or entity name: also write its focus page.")
 @click.option("--hops", default=2, show_default=True, type=click.IntRange(1, 3), help="Neighbourhood size of a focus page.")
-@click.option("--max-entities", type=click.IntRange(min=1), default=None, help="Entities drawn (overview 200, entity map 300).")
-@click.option("--max-papers", type=click.IntRange(min=1), default=None, help="Papers drawn (overview 800, similarity map 1000).")
-@click.option("--max-edges", type=click.IntRange(min=1), default=None, help="Edges drawn (overview 10000, entity map 1500, similarity 4000).")
+@click.option("--max-entities", type=click.IntRange(min=1), default=None, help="Entities drawn (an opened topic 40, entity map 300).")
+@click.option("--max-papers", type=click.IntRange(min=1), default=None, help="Papers drawn (an opened topic 150, similarity map 1000).")
+@click.option("--max-edges", type=click.IntRange(min=1), default=None,
+              help="Edges drawn (links between topics 2000, entity map 1500, similarity 4000).")
 @click.option("--max-focus-nodes", type=click.IntRange(min=1), default=None, help="Nodes drawn on a focus page (300).")
 @click.option("--title", default=None, help="Page title.")
 def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges, max_focus_nodes, title):
-    """Write the offline HTML explorer of a saved graph (overview, entity map, similarity map, focus)."""
+    """Write the offline HTML explorer of a saved graph (topic map, entity map, similarity map, focus)."""
     pages = paperkg.load(graph_file).to_html(
         out, view=view, focus=focus, hops=hops, max_entities=max_entities, max_papers=max_papers,
         max_edges=max_edges, max_focus_nodes=max_focus_nodes, title=title,
@@ -163,11 +186,16 @@ def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges
 @no_model_opt
 @n_process_opt
 def evaluate(gold_file, as_json, no_model, n_process):
-    """Score extraction on span-annotated GOLD_FILE (P/R/F1 per type, exact and overlap)."""
+    """Score extraction on GOLD_FILE: paper-level gold (paperkg_dev.jsonl: core recall, precision,
+    proposed P/R/F1, type accuracy, links, mention P/R/F1) or span gold (SciERC: P/R/F1 per type)."""
     from paperkg.extract.evaluate import format_report
+    from paperkg.extract.paper_eval import PaperEvaluationReport, format_paper_report
 
     report = paperkg.evaluate(gold_file, use_model=not no_model, n_process=n_process)
-    click.echo(json.dumps(report.to_dict(), indent=2) if as_json else format_report(report))
+    if as_json:
+        click.echo(json.dumps(report.to_dict(), indent=2))
+    else:
+        click.echo(format_paper_report(report) if isinstance(report, PaperEvaluationReport) else format_report(report))
 
 
 @cli.command()

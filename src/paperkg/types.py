@@ -43,8 +43,8 @@ class Paper:
 class Mention:
     """One typed span in one abstract. Offsets index ``Paper.abstract`` exactly.
 
-    ``nested`` marks a known name inside a longer span (both are kept; flat gold sees only the
-    outer one). ``origin`` says which source found it: abbreviation, proposal, model, gazetteer.
+    ``nested`` marks a mention strictly inside another, different span of the same paper (both
+    are kept; flat gold sees only the outer one); a span is never listed twice. ``origin`` says which source found it: abbreviation, proposal, model, gazetteer.
     """
 
     start: int
@@ -60,7 +60,9 @@ class Mention:
 
 @dataclass(frozen=True)
 class PaperEntity:
-    """A canonical entity as it occurs in one paper: all its mentions, one role, one evidence."""
+    """A canonical entity as it occurs in one paper: all its mentions (one per distinct span),
+    one role, one evidence; the ids of the known-list record it matches, if any; and the
+    normalized keys of every written form of it in this paper (``alias_keys``)."""
 
     key: str
     name: str
@@ -68,6 +70,11 @@ class PaperEntity:
     role: str
     mentions: tuple[Mention, ...]
     evidence: str
+    pwc_id: str | None = None
+    codesota_id: str | None = None
+    area: str | None = None
+    record_url: str | None = None
+    alias_keys: tuple[str, ...] = ()
 
     @property
     def count(self) -> int:
@@ -96,13 +103,19 @@ class Entity:
 
 @dataclass(frozen=True)
 class Link:
-    """A paper-paper link through shared entities (undirected; ``source < target`` node ids;
-    ``shared`` holds entity keys, the rarest first)."""
+    """A paper-paper link through shared entities (undirected; ``source < target`` node ids).
+
+    ``shared`` holds entity keys, strongest contribution first; ``evidence`` the same entities as
+    ``{"key", "name", "type", "papers", "contribution"}`` dicts (contributions sum to ``weight``
+    when all shared entities are listed); ``reason`` is one line naming the strongest ones.
+    """
 
     source: str
     target: str
     weight: float
     shared: tuple[str, ...] = field(default=())
+    evidence: tuple[dict, ...] = field(default=())
+    reason: str = ""
 
 
 @dataclass(frozen=True)

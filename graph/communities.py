@@ -1,0 +1,142 @@
+"""Topic communities of papers: deterministic Louvain over the RELATED_TO weights.
+
+Every paper node gets ``community`` (int): communities are numbered by size, largest first
+(ties by their smallest paper node id), so the same graph always gets the same numbers; a
+paper without any link gets ``-1``. The explorer draws them as its topic map, the loader
+stores them as ``Paper.community``, ``paperkg stats`` counts them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import networkx as nx
+
+SEED = 0
+NO_COMMUNITY = -1
+#: An umbrella term is held by more than this share of the papers (and by UMBRELLA_MIN or
+#: more): "large language model" in an ML corpus. It labels no topic (nor, in the explorer's
+#: entity map, any neighbourhood): it says nothing about where a paper sits.
+UMBRELLA_SHARE = 0.05
+UMBRELLA_MIN = 10
+
+
+def umbrella_threshold(n_papers: int) -> float:
+    """The paper count above which an entity is an umbrella term.
+
+    >>> umbrella_threshold(57), umbrella_threshold(2634)
+    (10, 131.70000000000002)
+    """
+    return max(UMBRELLA_SHARE * n_papers, UMBRELLA_MIN)
+
+
+def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float = 1.0) -> list[list[str]]:
+    """Louvain communities of the linked papers (paper node ids, sorted), largest first.
+
+    The similarity graph is assembled in sorted order, so insertion order cannot change the
+    result; papers without links are left out.
+
+    >>> g = nx.DiGraph()
+    >>> for p in "abcd":
+    ...     g.add_node("paper:" + p, kind="Paper")
+    >>> g.add_edge("paper:a", "paper:b", kind="RELATED_TO", weight=0.9)
+    >>> louvain_groups(g)
+    [['paper:a', 'paper:b']]
+    """
+    similarity = nx.Graph()
+    edges = sorted(
+        (min(u, v), max(u, v), float(d.get("weight", 1.0)))
+        for u, v, d in graph.edges(data=True)
+        if d.get("kind") == "RELATED_TO" and u != v
+    )
+    similarity.add_nodes_from(sorted({n for u, v, _ in edges for n in (u, v)}))
+    similarity.add_weighted_edges_from(edges)
+    if not similarity.number_of_edges():
+        return []
+    found = nx.community.louvain_communities(similarity, weight="weight", seed=seed, resolution=resolution)
+    groups = [sorted(group) for group in found]
+    groups.sort(key=lambda g: (-len(g), g[0]))
+    return groups
+
+
+def add_communities(graph: nx.DiGraph, *, seed: int = SEED) -> nx.DiGraph:
+    """Set ``community`` on every paper node of ``graph`` (in place) and return it.
+
+    >>> g = nx.DiGraph()
+    >>> for p in "abcde":
+    ...     g.add_node("paper:" + p, kind="Paper")
+    >>> for u, v in ["ab", "bc", "ac", "de"]:
+    ...     g.add_edge("paper:" + u, "paper:" + v, kind="RELATED_TO", weight=1.0)
+    >>> g.add_node("paper:f", kind="Paper")
+    >>> g = add_communities(g)
+    >>> [g.nodes["paper:" + p]["community"] for p in "abcdef"]
+    [0, 0, 0, 1, 1, -1]
+    """
+    for node, kind in graph.nodes(data="kind"):
+        if kind == "Paper":
+            graph.nodes[node]["community"] = NO_COMMUNITY
+    for number, group in enumerate(louvain_groups(graph, seed=seed)):
+        for node in group:
+            graph.nodes[node]["community"] = number
+    graph.graph["community_seed"] = seed
+    return graph
+
+
+def community_of(graph: nx.DiGraph) -> dict[str, int]:
+    """Paper node id -> its community, read from the nodes (computed on a copy if missing).
+
+    >>> g = nx.DiGraph()
+    >>> g.add_node("paper:a", kind="Paper", community=3)
+    >>> community_of(g)
+    {'paper:a': 3}
+    """
+    papers = [n for n, kind in graph.nodes(data="kind") if kind == "Paper"]
+    if any(not isinstance(graph.nodes[n].get("community"), int) for n in papers):
+        graph = add_communities(graph.copy())
+    return {n: graph.nodes[n]["community"] for n in papers}
+
+
+def community_labels(graph: nx.DiGraph, *, k: int = 3) -> dict[int, list[str]]:
+    """Community -> its ``k`` most specific entity node ids (community -1 has none).
+
+    An entity's specificity in a community is ``sqrt(share) * log(lift)``: ``share`` is the
+    share of the community's papers holding it, ``lift`` that share over its corpus-wide paper
+    share. An umbrella term held everywhere has a lift near 1 and scores about 0 however
+    frequent it is, and umbrella terms (:func:`umbrella_threshold`) are never labels. A label
+    needs two papers of the community and a lift of at least 2, and an entity labels only the
+    community where it scores highest, so labels tell clusters apart.
+
+    >>> g = nx.DiGraph()
+    >>> for p, c, ents in [("a", 0, "xu"), ("b", 0, "xu"), ("c", 1, "yu"), ("d", 1, "yu")]:
+    ...     g.add_node("paper:" + p, kind="Paper", community=c)
+    ...     for e in ents:
+    ...         g.add_node("entity:" + e, kind="Entity")
+    ...         g.add_edge("paper:" + p, "entity:" + e, kind="HAS")
+    >>> community_labels(g)
+    {0: ['entity:x'], 1: ['entity:y']}
+    """
+    of = community_of(graph)
+    size = Counter(c for c in of.values() if c != NO_COMMUNITY)
+    df: Counter = Counter()
+    held: Counter = Counter()
+    for paper, community in of.items():
+        for _, entity, kind in graph.out_edges(paper, data="kind"):
+            if kind == "HAS":
+                df[entity] += 1
+                if community != NO_COMMUNITY:
+                    held[(community, entity)] += 1
+    n_papers = max(len(of), 1)
+    umbrella = umbrella_threshold(n_papers)
+    best: dict[str, tuple[float, int]] = {}
+    for (community, entity), count in sorted(held.items()):
+        share = count / size[community]
+        lift = share / (df[entity] / n_papers)
+        if count >= 2 and lift >= 2 and df[entity] <= umbrella:
+            score = math.sqrt(share) * math.log(lift)
+            if entity not in best or score > best[entity][0]:
+                best[entity] = (score, community)
+    scored: dict[int, list[tuple[float, str]]] = {c: [] for c in sorted(size)}
+    for entity, (score, community) in best.items():
+        scored[community].append((score, entity))
+    return {c: [e for _, e in sorted(rows, key=lambda r: (-r[0], r[1]))[:k]] for c, rows in scored.items()}

@@ -1,0 +1,196 @@
+"""The JSON payload of a page: vis-network lists assembled with pyvis, plus the universe."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from paperkg.errors import GraphError
+from paperkg.graph.explorer.config import (
+    DEFAULT_CAPS, DEFAULT_HOPS, EXTRA_COLOURS, LABEL_MAX, MAX_HOPS, PALETTE, SHAPES, VIEWS,
+)
+from paperkg.graph.explorer.layout import place
+from paperkg.graph.explorer.text import short
+from paperkg.graph.explorer.universe import Universe, as_digraph, build_universe
+from paperkg.graph.explorer.views import (
+    View, check_cap, cluster_node, cluster_radius, entity_map_view, focus_view, resolve_node, similarity_view,
+    topic_lines, topic_map_view,
+)
+from paperkg.types import ROLES
+
+
+def node_size(uni: Universe, u: int) -> float:
+    """Node radius in px: papers are fixed, entities grow with their number of papers."""
+    if u < uni.n_papers:
+        return 9
+    return round(min(40.0, 9 + 3.5 * math.log2(1 + len(uni.has_adj[u]))), 1)
+
+
+def vis_lists(uni: Universe, view: View) -> tuple[list[dict], list[dict]]:
+    """Assemble the vis-network node and edge dicts with pyvis."""
+    from pyvis.network import Network  # imports IPython: keep it out of module import time
+
+    net = Network(directed=True)  # directed: skips pyvis' O(E^2) duplicate-edge scan
+    topics = {cluster_node(c): (c, n, labels) for c, n, labels in uni.communities}
+    ids = {u: f"community:{topics[u][0]}" if u < 0 else uni.ids[u] for u in view.nodes}
+    for u in view.nodes:
+        if u < 0:
+            c, n, labels = topics[u]
+            x, y = view.positions.get(u, (0, 0))
+            net.add_node(ids[u], label="\n".join(topic_lines(uni, c, labels, n)), shape="dot", group="topic",
+                         size=cluster_radius(n), x=x, y=y)
+            continue
+        t = uni.type_of[u]
+        x, y = view.positions.get(u, (0, 0))
+        net.add_node(
+            uni.ids[u],
+            label=short(uni.label(u)) or uni.ids[u],
+            shape=SHAPES.get(uni.types[t], "dot"),
+            group=f"g{t}",
+            size=node_size(uni, u),
+            x=x,
+            y=y,
+        )
+    for edge_id, a, b, extra in view.edges:
+        net.add_edge(ids[a], ids[b], id=edge_id, **extra)
+    nodes = [dict(n) for n in net.nodes]
+    edges = []
+    for e in net.edges:
+        e = dict(e)
+        e.pop("arrows", None)  # only there because of directed=True
+        edges.append(e)
+    return nodes, edges
+
+
+def palette(types: Sequence[str]) -> list[str]:
+    colours = []
+    extra = 0
+    for t in types:
+        if t in PALETTE:
+            colours.append(PALETTE[t])
+        else:
+            colours.append(EXTRA_COLOURS[extra % len(EXTRA_COLOURS)])
+            extra += 1
+    return colours
+
+
+def prepare(
+    graph: Any,
+    *,
+    view: str,
+    max_entities: int | None,
+    max_papers: int | None,
+    max_edges: int | None,
+    focus: str | None,
+    hops: int,
+    max_focus_nodes: int | None,
+) -> tuple[Universe, View, dict[str, int]]:
+    g = as_digraph(graph)
+    if view not in VIEWS:
+        raise GraphError(f"unknown view {view!r}; expected one of {', '.join(VIEWS)}")
+    if focus is not None and view == "overview":
+        view = "focus"
+    if focus is not None and view != "focus":
+        raise GraphError(f"focus= writes the focus view; it does not combine with view {view!r}")
+    for name, value in (
+        ("max_entities", max_entities),
+        ("max_papers", max_papers),
+        ("max_edges", max_edges),
+        ("max_focus_nodes", max_focus_nodes),
+    ):
+        check_cap(name, value, 1)
+    if isinstance(hops, bool) or not isinstance(hops, int) or not 1 <= hops <= MAX_HOPS:
+        raise GraphError(f"hops must be an integer from 1 to {MAX_HOPS}, got {hops!r}")
+    uni = build_universe(g)
+    d = DEFAULT_CAPS["focus"]
+    caps = {
+        "max_focus_nodes": check_cap("max_focus_nodes", max_focus_nodes, d["max_focus_nodes"]),
+        "max_focus_edges": d["max_edges"],
+    }
+    if view == "overview":
+        d = DEFAULT_CAPS["overview"]
+        caps.update(
+            max_entities=check_cap("max_entities", max_entities, d["max_entities"]),
+            max_papers=check_cap("max_papers", max_papers, d["max_papers"]),
+            max_edges=check_cap("max_edges", max_edges, d["max_edges"]),
+        )
+        v = topic_map_view(uni, caps["max_edges"])
+    elif view == "entity-map":
+        d = DEFAULT_CAPS["entity-map"]
+        caps.update(
+            max_entities=check_cap("max_entities", max_entities, d["max_entities"]),
+            max_edges=check_cap("max_edges", max_edges, d["max_edges"]),
+        )
+        v = entity_map_view(uni, caps["max_entities"], caps["max_edges"])
+    elif view == "similarity":
+        d = DEFAULT_CAPS["similarity"]
+        caps.update(
+            max_papers=check_cap("max_papers", max_papers, d["max_papers"]),
+            max_edges=check_cap("max_edges", max_edges, d["max_edges"]),
+        )
+        v = similarity_view(uni, caps["max_papers"], caps["max_edges"])
+    else:
+        if focus is None:
+            raise GraphError("view 'focus' needs focus=<paper or entity id>")
+        center = resolve_node(uni, g, focus)
+        caps["max_focus_edges"] = check_cap("max_edges", max_edges, d["max_edges"])
+        v = focus_view(uni, center, hops, caps["max_focus_nodes"], caps["max_focus_edges"])
+    place(v)
+    return uni, v, caps
+
+
+def payload(uni: Universe, v: View, caps: dict[str, int], hops: int, title: str, links: list[dict]) -> dict:
+    nodes, edges = vis_lists(uni, v)
+    return {
+        "meta": {
+            "title": title,
+            "view": v.name,
+            "viewTitle": v.info["title"],
+            "center": v.info.get("center"),
+            "hops": v.info.get("hops", hops),
+            "maxHops": MAX_HOPS,
+            "caps": caps,
+            "notes": v.notes,
+            "types": uni.types,
+            "colors": palette(uni.types),
+            "shapes": [SHAPES.get(t, "dot") for t in uni.types],
+            "roles": list(ROLES),
+            "stats": uni.stats,
+            "links": links,
+            "labelMax": LABEL_MAX,
+        },
+        "papers": uni.papers,
+        "entities": uni.entities,
+        "sentences": uni.sentences,
+        "has": uni.has,
+        "related": uni.related,
+        "communities": uni.communities,
+        "view": {"nodes": nodes, "edges": edges},
+    }
+
+
+def explorer_data(
+    graph: Any,
+    *,
+    view: str = "overview",
+    max_entities: int | None = None,
+    max_papers: int | None = None,
+    max_edges: int | None = None,
+    focus: str | None = None,
+    hops: int = DEFAULT_HOPS,
+    max_focus_nodes: int | None = None,
+    title: str | None = None,
+) -> dict[str, Any]:
+    """The JSON payload of one page (what :func:`render_html` embeds), as a dict."""
+    uni, v, caps = prepare(
+        graph,
+        view=view,
+        max_entities=max_entities,
+        max_papers=max_papers,
+        max_edges=max_edges,
+        focus=focus,
+        hops=hops,
+        max_focus_nodes=max_focus_nodes,
+    )
+    return payload(uni, v, caps, hops, title or "paperkg explorer", [])

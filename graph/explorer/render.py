@@ -1,0 +1,282 @@
+"""The page: inlined assets, Content-Security-Policy, Jinja template, and the files written."""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from paperkg.atomic import atomic_write_text
+from paperkg.errors import GraphError
+from paperkg.graph.explorer.config import DEFAULT_HOPS, JS_MODULES, TEMPLATES, VIEW_FILES, VIEWS
+from paperkg.graph.explorer.payload import palette, payload, prepare
+from paperkg.graph.explorer.text import as_text, json_for_script
+from paperkg.graph.explorer.universe import as_digraph, build_universe
+from paperkg.graph.explorer.views import fmt, resolve_node
+
+
+@functools.lru_cache(maxsize=1)
+def vis_assets() -> tuple[str, str]:
+    """(vis-network.min.js, vis-network.css) from the pyvis package, ready to inline."""
+    import pyvis  # light: pyvis/__init__ does not import IPython
+
+    root = Path(pyvis.__file__).resolve().parent
+    for lib in (root / "templates" / "lib" / "vis-9.1.2", root / "lib" / "vis-9.1.2"):
+        js_path, css_path = lib / "vis-network.min.js", lib / "vis-network.css"
+        if js_path.is_file() and css_path.is_file():
+            break
+    else:  # pragma: no cover - a broken pyvis install
+        raise GraphError(f"vis-network 9.1.2 not found in the pyvis package at {root}")
+    js = js_path.read_text(encoding="utf-8")
+    css = css_path.read_text(encoding="utf-8")
+    # The source-map comment would make devtools fetch a file; drop it.
+    js = re.sub(r"\n//# sourceMappingURL=\S*\s*$", "\n", js)
+    css = re.sub(r"/\*# sourceMappingURL=\S*\s*\*/", "", css)
+    if re.search(r"</script|<!--", js, re.I) or re.search(r"</style", css, re.I):
+        raise GraphError("the vendored vis-network cannot be inlined safely")  # pragma: no cover
+    return js, css
+
+
+@functools.lru_cache(maxsize=1)
+def app_assets() -> tuple[str, str]:
+    """The page script (its modules in ``JS_MODULES`` order, one shared scope) and stylesheet."""
+    modules = [(TEMPLATES / "explorer" / name).read_text(encoding="utf-8") for name in JS_MODULES]
+    js = (
+        "/* paperkg explorer. All graph text is inserted with text nodes (textContent /\n"
+        "   createTextNode): never HTML strings built from data. */\n"
+        '(function () {\n"use strict";\n' + "".join(modules) + "})();\n"
+    )
+    css = (TEMPLATES / "explorer.css").read_text(encoding="utf-8")
+    if re.search(r"</script|<!--", js, re.I) or re.search(r"</style", css, re.I):
+        raise GraphError("explorer.js/.css cannot be inlined safely")  # pragma: no cover
+    return js, css
+
+
+@functools.lru_cache(maxsize=1)
+def jinja_env():
+    from jinja2 import Environment, FileSystemLoader, StrictUndefined
+
+    return Environment(
+        loader=FileSystemLoader(str(TEMPLATES)),
+        autoescape=True,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def csp_hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
+
+
+def render_html(
+    graph: Any,
+    *,
+    view: str = "overview",
+    max_entities: int | None = None,
+    max_papers: int | None = None,
+    max_edges: int | None = None,
+    focus: str | None = None,
+    hops: int = DEFAULT_HOPS,
+    max_focus_nodes: int | None = None,
+    title: str | None = None,
+    links: Sequence[tuple[str, str]] = (),
+) -> str:
+    """The complete, self-contained HTML page of one view (see :func:`write_html`).
+
+    ``links``: (label, relative href) pairs for the page's view navigation.
+    """
+    uni, v, caps = prepare(
+        graph,
+        view=view,
+        max_entities=max_entities,
+        max_papers=max_papers,
+        max_edges=max_edges,
+        focus=focus,
+        hops=hops,
+        max_focus_nodes=max_focus_nodes,
+    )
+    title = as_text(title) or "paperkg explorer"
+    nav = [{"label": str(label), "href": str(href)} for label, href in links]
+    data = payload(uni, v, caps, hops, title, nav)
+    vis_js, vis_css = vis_assets()
+    app_js, app_css = app_assets()
+    # swatch colours per type index (our palette constants only)
+    app_css += "".join(f".sw-{i} {{ background: {c}; }}\n" for i, c in enumerate(palette(uni.types)))
+    csp = "; ".join(
+        [
+            "default-src 'none'",
+            f"script-src {csp_hash(vis_js)} {csp_hash(app_js)}",
+            f"style-src {csp_hash(vis_css)} {csp_hash(app_css)}",
+            "img-src data:",
+            "base-uri 'none'",
+            "form-action 'none'",
+        ]
+    )
+    stats = uni.stats
+    template = jinja_env().get_template("explorer.html.j2")
+    from markupsafe import Markup
+
+    return template.render(
+        title=title,
+        view_title=v.info["title"],
+        view_name=v.name,
+        notes=v.notes,
+        stats=stats,
+        fmt=fmt,
+        shown_nodes=len(v.nodes),
+        shown_edges=len(v.edges),
+        nav=nav,
+        csp=Markup(csp),  # our constants and base64 digests only (no quotes)
+        vis_css=Markup(vis_css),
+        vis_js=Markup(vis_js),
+        app_css=Markup(app_css),
+        app_js=Markup(app_js),
+        data_json=Markup(json_for_script(data)),
+    )
+
+
+def focus_file(uni_id: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", uni_id.replace(":", "-")).strip("-.")[:60] or "node"
+    if slug.replace("-", ":", 1) != uni_id:
+        slug += "-" + hashlib.sha1(uni_id.encode("utf-8")).hexdigest()[:8]
+    return f"focus-{slug}.html"
+
+
+def is_dir_target(out: Path) -> bool:
+    return out.is_dir() or out.suffix.lower() not in (".html", ".htm")
+
+
+def write_views(
+    graph: Any,
+    out_dir: str | Path,
+    *,
+    views: Iterable[str] = ("overview", "entity-map", "similarity"),
+    focus: str | Sequence[str] | None = None,
+    hops: int = DEFAULT_HOPS,
+    max_entities: int | None = None,
+    max_papers: int | None = None,
+    max_edges: int | None = None,
+    max_focus_nodes: int | None = None,
+    title: str | None = None,
+) -> list[Path]:
+    """Write the views into ``out_dir`` (created): ``explorer.html`` (overview), ``entities.html``
+    (entity map), ``similarity.html`` and, per ``focus`` node, ``focus-<node>.html``. The pages
+    link to each other. Caps left ``None`` take the per-view :data:`DEFAULT_CAPS`.
+    Returns the written paths in that order."""
+    out = Path(out_dir)
+    views = list(views)
+    for name in views:
+        if name not in VIEW_FILES:
+            raise GraphError(f"unknown view {name!r}; expected some of {', '.join(VIEW_FILES)}")
+    focus_list: list[str] = [] if focus is None else [focus] if isinstance(focus, str) else list(focus)
+    g = as_digraph(graph)
+    if focus_list:
+        uni = build_universe(g)
+        focus_ids = [uni.ids[resolve_node(uni, g, f)] for f in focus_list]
+    else:
+        focus_ids = []
+    nav_labels = {"overview": "Overview", "entity-map": "Entity map", "similarity": "Similarity"}
+    links = [(nav_labels[name], VIEW_FILES[name]) for name in views]
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    jobs: list[tuple[str, str | None, str]] = [(name, None, VIEW_FILES[name]) for name in views]
+    jobs += [("focus", fid, focus_file(fid)) for fid in focus_ids]
+    for name, fid, filename in jobs:
+        page = render_html(
+            g,
+            view=name,
+            focus=fid,
+            hops=hops,
+            max_entities=max_entities,
+            max_papers=max_papers,
+            max_edges=max_edges,
+            max_focus_nodes=max_focus_nodes,
+            title=title,
+            links=links,
+        )
+        path = out / filename
+        atomic_write_text(path, page, newline="\n")
+        written.append(path)
+    return written
+
+
+def write_html(
+    graph: Any,
+    out: str | Path,
+    *,
+    view: str | None = None,
+    max_entities: int | None = None,
+    max_papers: int | None = None,
+    max_edges: int | None = None,
+    focus: str | None = None,
+    hops: int = DEFAULT_HOPS,
+    max_focus_nodes: int | None = None,
+    title: str | None = None,
+) -> list[Path]:
+    """Write the explorer page(s) for ``graph`` (a ``networkx.DiGraph`` or a ``KnowledgeGraph``).
+
+    ``out`` is a file (``*.html``/``*.htm``) or a directory (created; files named after the
+    view, see :data:`VIEW_FILES`). ``view``: ``"overview"``, ``"entity-map"``, ``"similarity"``,
+    ``"focus"`` (needs ``focus``) or ``"all"`` (every view into the directory ``out``, plus the
+    focus page if ``focus`` is given). ``view=None`` (default) means ``"all"`` for a directory
+    (every view, plus the focus page when ``focus`` is given) and ``"overview"`` for a file
+    (the focus page instead when ``focus`` is given). ``focus`` (a node id
+    such as ``"paper:<id>"`` / ``"entity:<key>"``, a bare paper id / entity key, or an exact
+    entity name) writes the focus page: the ego graph within ``hops`` (1-3) hops, at most
+    ``max_focus_nodes`` nodes and ``max_edges`` edges. Caps left ``None`` take
+    :data:`DEFAULT_CAPS`. Returns the paths written. Raises
+    :class:`paperkg.errors.GraphError` on bad arguments.
+    """
+    out = Path(out)
+    if view is None:
+        view = "all" if is_dir_target(out) else "overview"
+    if view == "all":
+        if not is_dir_target(out):
+            raise GraphError(f"view 'all' writes several pages; {out} must be a directory")
+        return write_views(
+            graph,
+            out,
+            focus=focus,
+            hops=hops,
+            max_entities=max_entities,
+            max_papers=max_papers,
+            max_edges=max_edges,
+            max_focus_nodes=max_focus_nodes,
+            title=title,
+        )
+    if view not in VIEWS:
+        raise GraphError(f"unknown view {view!r}; expected one of {', '.join(VIEWS)}, all")
+    effective = "focus" if focus is not None and view == "overview" else view
+    if effective == "focus" and focus is None:
+        raise GraphError("view 'focus' needs focus=<paper or entity id>")
+    g = as_digraph(graph)
+    if is_dir_target(out):
+        if effective == "focus":
+            uni = build_universe(g)
+            filename = focus_file(uni.ids[resolve_node(uni, g, focus)])
+        else:
+            filename = VIEW_FILES[effective]
+        out.mkdir(parents=True, exist_ok=True)
+        path = out / filename
+    else:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        path = out
+    page = render_html(
+        g,
+        view=effective,
+        focus=focus,
+        hops=hops,
+        max_entities=max_entities,
+        max_papers=max_papers,
+        max_edges=max_edges,
+        max_focus_nodes=max_focus_nodes,
+        title=title,
+    )
+    atomic_write_text(path, page, newline="\n")
+    return [path]

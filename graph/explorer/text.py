@@ -1,0 +1,115 @@
+"""Text helpers: JSON safe inside a script element, labels, URLs, UTF-16 mark offsets."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from paperkg.graph.explorer.config import LABEL_MAX, SURROGATE
+
+def json_for_script(obj: Any) -> str:
+    """JSON that is safe inside ``<script type="application/json">``.
+
+    ``<``, ``>`` and ``&`` become ``\\u003c``... (no ``</script>``, no ``<!--``), U+2028/9 are
+    escaped, and lone surrogates (impossible to encode as UTF-8) become ``\\udXXX`` escapes.
+    """
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = (
+        text.replace("&", "\\u0026")
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
+    return SURROGATE.sub(lambda m: "\\u%04x" % ord(m.group()), text)
+
+
+def as_text(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    text = value if isinstance(value, str) else str(value)
+    return text
+
+
+def short(text: str, limit: int = LABEL_MAX) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "\u2026"
+
+
+def http_url(value: Any) -> str | None:
+    """The URL if it is an absolute http(s) URL without whitespace/control characters, else None."""
+    url = as_text(value)
+    if not url:
+        return None
+    url = url.strip()
+    if not re.match(r"(?i)^https?://[^\s/?#]+", url) or re.search(r"[\x00-\x20\x7f]", url):
+        return None
+    return url
+
+
+def int_or_none(value: Any) -> int | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def finite(value: Any, default: float = 0.0) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return default
+    return number if math.isfinite(number) else default
+
+
+def mark_ranges(evidence: str, offset: Any, mentions: Any) -> list[int]:
+    """Flat [start, end, ...] UTF-16 ranges of the mentions inside the evidence sentence.
+
+    Mentions carry abstract offsets; inside the evidence a mention starts at
+    ``start - evidence_offset``. A mention whose text does not sit there is looked up in the
+    sentence instead; mentions outside the sentence are dropped. Overlaps are merged.
+    """
+    if not evidence or not isinstance(mentions, (list, tuple)):
+        return []
+    base = int_or_none(offset) or 0
+    spans: list[tuple[int, int]] = []
+    for mention in mentions:
+        if not isinstance(mention, (list, tuple)) or len(mention) < 2:
+            continue
+        start, end = int_or_none(mention[0]), int_or_none(mention[1])
+        text = as_text(mention[2]) if len(mention) > 2 else None
+        if start is None or end is None:
+            continue
+        rel_start, rel_end = start - base, end - base
+        ok = 0 <= rel_start < rel_end <= len(evidence)
+        if ok and text is not None and evidence[rel_start:rel_end] != text:
+            ok = False
+        if not ok and text:
+            found = evidence.find(text)
+            if found < 0:
+                continue
+            rel_start, rel_end = found, found + len(text)
+        elif not ok:
+            continue
+        spans.append((rel_start, rel_end))
+    spans.sort()
+    merged: list[list[int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    flat: list[int] = []
+    for start, end in merged:
+        flat += [utf16_len(evidence[:start]), utf16_len(evidence[:end])]
+    return flat

@@ -1,0 +1,222 @@
+/* The side panel: papers, entities, links, communities. */
+/* ---------------------------------------------------------------- side panel */
+const panel = $("panel");
+const panelBody = $("panel-body");
+let lastFocus = null;
+function navButton(u, text) {
+  const b = el("button", "linkish", text || titleOf(u));
+  b.type = "button";
+  b.addEventListener("click", () => selectNode(nodeId(u), { center: true, moveFocus: true }));
+  return b;
+}
+function actionButton(text, fn) {
+  const b = el("button", null, text);
+  b.type = "button";
+  b.addEventListener("click", fn);
+  return b;
+}
+function actions(u) {
+  const box = el("div", "actions");
+  append(box, actionButton("Focus on its neighbourhood", () => enterFocus(u, currentHops(), { moveFocus: true })));
+  if (nodesDS.get(nodeId(u))) append(box, actionButton("Centre in graph", () => network.focus(nodeId(u), { scale: Math.max(network.getScale(), 1.2), animation: false })));
+  return box;
+}
+function moreList(ul, items, render) {
+  items.slice(0, LIST_CAP).forEach((it) => ul.appendChild(render(it)));
+  if (items.length > LIST_CAP) {
+    const b = actionButton("Show all " + fmt(items.length), () => {
+      items.slice(LIST_CAP).forEach((it) => ul.appendChild(render(it)));
+      b.remove();
+      const next = ul.children[LIST_CAP] && ul.children[LIST_CAP].querySelector("button");
+      if (next) next.focus();  // keep keyboard users where the new items start
+    });
+    b.classList.add("more");
+    return b;
+  }
+  return null;
+}
+function paperPanel(u) {
+  const p = PAPERS[u];
+  const body = el("div");
+  const vy = [p.v, p.y].filter((x) => x !== undefined && x !== null).join(" ");
+  append(body, el("p", "meta", vy || "Venue unknown"));
+  if (p.t && p.l && p.l !== p.t) append(body, el("p", "meta", "Label: " + p.l));
+  if (p.a && p.a.length) append(body, el("p", "meta", p.a.join(", ") + (p.na ? " and " + fmt(p.na - p.a.length) + " more" : "")));
+  const href = safeUrl(p.u);
+  if (href) {
+    const a = el("a", null, "Open paper page");
+    a.href = href;
+    a.target = "_blank";
+    a.rel = "noopener noreferrer";
+    append(body, append(el("p", "meta"), a, " (" + new URL(href).host + ")"));
+  }
+  append(body, el("p", "meta", "Id: " + p.i));
+  append(body, actions(u));
+  const rows = adj().has[u].map((k) => HAS[k]);
+  if (!rows.length) append(body, el("p", "hint", "No entities were extracted from this paper."));
+  for (let t = 1; t < TYPES.length; t++) {
+    const mine = rows.filter((r) => typeOf(r[1]) === t);
+    if (!mine.length) continue;
+    mine.sort((a, b) => a[2] - b[2] || (labelOf(a[1]) < labelOf(b[1]) ? -1 : 1));
+    const h = el("h3");
+    append(h, swatch(t), TYPES[t] + " (" + mine.length + ")");
+    const ul = el("ul");
+    ul.setAttribute("data-type", TYPES[t]);
+    mine.forEach((r) => {
+      const li = el("li");
+      append(li, navButton(r[1], labelOf(r[1])), el("span", "badge", ROLES[r[2]]));
+      if (r[3] > 1) append(li, el("span", "badge", "×" + r[3]));
+      append(li, evidence(r));
+      ul.appendChild(li);
+    });
+    append(body, h, ul);
+  }
+  return body;
+}
+function entityPanel(u) {
+  const e = ENTS[u - NP];
+  const body = el("div");
+  const rows = adj().has[u].map((k) => HAS[k]);
+  const m = el("p", "meta");
+  append(m, swatch(e.ty), " " + TYPES[e.ty] + " · " + plural(rows.length, "paper"));
+  append(body, m);
+  if (e.a && e.a.length) append(body, el("p", "meta", "Also called: " + e.a.join(", ") + (e.na ? " and " + fmt(e.na - e.a.length) + " more" : "")));
+  append(body, el("p", "meta canonical", "Canonical id: " + (e.k || e.i.slice(7))));
+  const ids = [e.pw ? "Papers with Code: " + e.pw : null, e.cs ? "CodeSOTA: " + e.cs : null].filter(Boolean);
+  const record = safeUrl(e.ru);
+  if (ids.length || record) {
+    const p = el("p", "meta record", ids.join(" · "));
+    if (record) {
+      const a = el("a", null, "archived record");
+      a.href = record;
+      a.target = "_blank";
+      a.rel = "noopener noreferrer";
+      append(p, ids.length ? " · " : "", a, " (" + new URL(record).host + ")");
+    }
+    append(body, p);
+  }
+  append(body, actions(u));
+  ROLES.forEach((role, r) => {
+    const mine = rows.filter((row) => row[2] === r);
+    if (!mine.length) return;
+    mine.sort((a, b) => (titleOf(a[0]) < titleOf(b[0]) ? -1 : 1));
+    const ul = el("ul");
+    ul.setAttribute("data-role", role);
+    const more = moreList(ul, mine, (row) => {
+      const li = el("li");
+      const p = PAPERS[row[0]];
+      append(li, navButton(row[0]));
+      const vy = [p.v, p.y].filter((x) => x !== undefined && x !== null).join(" ");
+      if (vy) append(li, el("span", "badge", vy));
+      append(li, evidence(row));
+      return li;
+    });
+    append(body, el("h3", null, ROLE_HEADINGS[role] + " (" + mine.length + ")"), ul, more);
+  });
+  const co = new Map();
+  for (const row of rows) for (const k of adj().has[row[0]]) { const v = HAS[k][1]; if (v !== u) co.set(v, (co.get(v) || 0) + 1); }
+  const top = Array.from(co.entries()).sort((a, b) => b[1] - a[1] || adj().has[b[0]].length - adj().has[a[0]].length || cmpId(a[0], b[0])).slice(0, 10);
+  if (top.length) {
+    const ul = el("ul");
+    ul.setAttribute("data-list", "co-occurring");
+    for (const [v, n] of top) {
+      const li = el("li");
+      append(li, swatch(typeOf(v)), " ", navButton(v, labelOf(v)), el("span", "badge", plural(n, "shared paper")));
+      ul.appendChild(li);
+    }
+    append(body, el("h3", null, "Often together with"), ul);
+  }
+  return body;
+}
+function showPanel(title, body, opts) {
+  if (panel.hidden && doc.activeElement && doc.activeElement !== doc.body) lastFocus = doc.activeElement;
+  $("panel-title").textContent = title;
+  panel.removeAttribute("data-edge");
+  panelBody.replaceChildren(body);
+  panel.hidden = false;
+  panel.scrollTop = 0;
+  if (opts && opts.moveFocus) panel.focus({ preventScroll: true });
+}
+function openPanel(u, opts) {
+  showPanel(titleOf(u), u < NP ? paperPanel(u) : entityPanel(u), opts);
+  panel.setAttribute("data-node", nodeId(u));
+}
+/** The panel of a drawn link: "h<k>" paper-entity (its evidence), "r<k>" paper-paper (why the
+ *  two papers are linked), "c<i>" entity-entity (the papers they share). */
+function openLinkPanel(edgeId) {
+  const k = parseInt(edgeId.slice(1), 10);
+  const body = el("div");
+  if (edgeId[0] === "h") {
+    const row = HAS[k];
+    append(body, append(el("p", "meta", "Paper: "), navButton(row[0])));
+    const m = el("p", "meta", TYPES[typeOf(row[1])] + ": ");
+    m.appendChild(navButton(row[1], labelOf(row[1])));
+    append(body, m, el("p", "meta", "Role: " + ROLES[row[2]] + (row[3] > 1 ? " · " + plural(row[3], "mention") : "")), evidence(row));
+    showPanel("Link: " + ROLES[row[2]], body, {});
+  } else if (edgeId[0] === "r") {
+    const row = REL[k];
+    append(body, el("p", "meta", "Similarity " + row[2] + ": the cosine of the two papers' entity vectors, rare entities weighing more."));
+    const ends = el("ul");
+    ends.setAttribute("data-list", "papers");
+    for (const p of [row[0], row[1]]) ends.appendChild(append(el("li"), navButton(p)));
+    append(body, el("h3", null, "The two papers"), ends);
+    const ul = el("ul");
+    ul.setAttribute("data-list", "shared");
+    (row[3] || []).forEach(([u, share], i) => {
+      const li = el("li");
+      append(li, swatch(typeOf(u)), " ", navButton(u, labelOf(u)), el("span", "badge", TYPES[typeOf(u)]),
+        el("span", "badge", plural(adj().has[u].length, "paper")));
+      if (share !== null && share !== undefined) append(li, el("span", "badge contribution", "contribution " + share));
+      for (const p of [row[0], row[1]]) {
+        const h = adj().has[p].find((kk) => HAS[kk][1] === u);
+        if (h !== undefined) append(li, evidence(HAS[h]));
+      }
+      ul.appendChild(li);
+      if (i === 0) li.classList.add("strongest");
+    });
+    append(body, el("h3", null, "Shared entities, strongest contribution first (" + (row[3] || []).length + ")"), ul);
+    showPanel("Why these papers are linked", body, {});
+  } else {
+    const e = edgesDS.get(edgeId);
+    const a = idToU.get(e.from), b = idToU.get(e.to);
+    const papersOf = (u) => new Set(adj().has[u].map((kk) => HAS[kk][0]));
+    const pb = papersOf(b);
+    const both = Array.from(papersOf(a)).filter((p) => pb.has(p)).sort((p, q) => cmpId(p, q));
+    for (const u of [a, b]) append(body, append(el("p", "meta", TYPES[typeOf(u)] + ": "), navButton(u, labelOf(u))));
+    const ul = el("ul");
+    ul.setAttribute("data-list", "papers");
+    const more = moreList(ul, both, (p) => append(el("li"), navButton(p)));
+    append(body, el("h3", null, "Papers holding both (" + both.length + ")"), ul, more);
+    showPanel("Shared papers", body, {});
+  }
+  panel.setAttribute("data-node", "");
+  panel.setAttribute("data-edge", edgeId);
+}
+/** A topic's panel: its most specific entities and its papers. */
+function openTopicPanel(c, m, opts) {
+  const t = COMM.get(c);
+  const body = el("div");
+  append(body, el("p", "meta", plural(m.size, "paper") + " in this community (Louvain over the similarity links)."));
+  const lab = el("ul");
+  lab.setAttribute("data-list", "labels");
+  for (const u of t[2]) {
+    const n = m.held.get(u) || 0;
+    append(lab, append(el("li"), swatch(typeOf(u)), " ", navButton(u, labelOf(u)),
+      el("span", "badge", fmt(n) + " of its papers · " + fmt(adj().has[u].length) + " in all")));
+  }
+  if (t[2].length) append(body, el("h3", null, "Most specific entities"), lab);
+  const ul = el("ul");
+  ul.setAttribute("data-list", "papers");
+  const more = moreList(ul, m.papers, (p) => append(el("li"), navButton(p)));
+  append(body, el("h3", null, "Papers, most linked first (" + m.papers.length + (m.papers.length < m.size ? " of " + m.size : "") + ")"), ul, more);
+  showPanel("Topic: " + topicName(c), body, opts);
+  panel.setAttribute("data-node", TOPIC_PREFIX + c);
+}
+function closePanel(restore) {
+  if (panel.hidden) return;
+  panel.hidden = true;
+  panel.removeAttribute("data-node");
+  if (restore !== false && lastFocus && doc.contains(lastFocus)) lastFocus.focus();
+  lastFocus = null;
+}
+$("panel-close").addEventListener("click", () => { deselect(); closePanel(true); });
