@@ -179,8 +179,9 @@ class XmlText:
 
 
 def _scalar(value):
+    # Sorted keys: a graph read back from graph.json must write the same bytes.
     if isinstance(value, (list, tuple, dict)):
-        return json.dumps(value, ensure_ascii=False)
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
     return value
 
 

@@ -58,14 +58,15 @@ FILES = {
 
 
 def evidence_json(evidence: list[dict] | None) -> str | None:
-    """A link's evidence as the JSON string Neo4j stores (a property cannot hold a list of maps).
+    """A link's evidence as the JSON string Neo4j stores (a property cannot hold a list of maps);
+    keys sorted, so a graph read back from graph.json stores the same string.
 
     >>> evidence_json([{"key": "sac", "name": "SAC", "type": "Method", "papers": 9, "contribution": 0.4}])
-    '[{"key":"sac","name":"SAC","type":"Method","papers":9,"contribution":0.4}]'
+    '[{"contribution":0.4,"key":"sac","name":"SAC","papers":9,"type":"Method"}]'
     """
     if not evidence:
         return None
-    return json.dumps(list(evidence), ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(list(evidence), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 class _Array(list):
