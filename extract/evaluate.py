@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,23 +116,14 @@ def _parse_entity(raw: Any, text: str, path: Path, line: int, index: int) -> Gol
     return GoldEntity(start=start, end=end, label=label, text=span_text, orig_label=orig)
 
 
-def read_gold(path: Path | str) -> list[GoldDoc]:
-    """Read and validate a gold JSONL file.
-
-    Every line must be a JSON object with a non-empty string ``id`` (unique in the file), a
-    string ``text`` and a list ``entities`` whose items have integer ``start``/``end`` inside
-    the text, a known ``label`` and ``text == text[start:end]``. Blank lines are skipped.
-
-    Raises :class:`~paperkg.errors.EvaluationError` naming the file and line on the first
-    problem, and when the file is missing, unreadable or holds no document.
-    """
+def json_records(path: Path | str, required: Sequence[str]) -> Iterator[tuple[int, dict]]:
+    """``(line number, record)`` of every non-blank line of a JSONL gold file, each checked to
+    be a JSON object with the ``required`` fields; errors name the file and the line."""
     path = Path(path)
     try:
         handle = path.open(encoding="utf-8")
     except OSError as exc:
         raise EvaluationError(f"{path}: cannot read gold file: {exc.strerror or exc}") from exc
-    docs: list[GoldDoc] = []
-    seen: dict[str, int] = {}
     with handle:
         try:
             for line_no, line in enumerate(handle, start=1):
@@ -144,29 +135,46 @@ def read_gold(path: Path | str) -> list[GoldDoc]:
                     raise _fail(path, line_no, f"invalid JSON: {exc.msg}") from exc
                 if not isinstance(raw, dict):
                     raise _fail(path, line_no, "a line must be a JSON object")
-                for key in ("id", "text", "entities"):
+                for key in required:
                     if key not in raw:
                         raise _fail(path, line_no, f"missing required field {key!r}")
-                doc_id, text, entities = raw["id"], raw["text"], raw["entities"]
-                if not isinstance(doc_id, str) or not doc_id:
-                    raise _fail(path, line_no, "'id' must be a non-empty string")
-                if doc_id in seen:
-                    raise _fail(
-                        path, line_no, f"duplicate id {doc_id!r} (first on line {seen[doc_id]})"
-                    )
-                if not isinstance(text, str):
-                    raise _fail(path, line_no, "'text' must be a string")
-                if not isinstance(entities, list):
-                    raise _fail(path, line_no, "'entities' must be a list")
-                parsed = tuple(
-                    _parse_entity(ent, text, path, line_no, i) for i, ent in enumerate(entities)
-                )
-                seen[doc_id] = line_no
-                docs.append(
-                    GoldDoc(id=doc_id, text=text, entities=parsed, source=str(path), line=line_no)
-                )
+                yield line_no, raw
         except UnicodeDecodeError as exc:
             raise EvaluationError(f"{path}: not UTF-8 text: {exc.reason}") from exc
+
+
+def read_gold(path: Path | str) -> list[GoldDoc]:
+    """Read and validate a gold JSONL file.
+
+    Every line must be a JSON object with a non-empty string ``id`` (unique in the file), a
+    string ``text`` and a list ``entities`` whose items have integer ``start``/``end`` inside
+    the text, a known ``label`` and ``text == text[start:end]``. Blank lines are skipped.
+
+    Raises :class:`~paperkg.errors.EvaluationError` naming the file and line on the first
+    problem, and when the file is missing, unreadable or holds no document.
+    """
+    path = Path(path)
+    docs: list[GoldDoc] = []
+    seen: dict[str, int] = {}
+    for line_no, raw in json_records(path, ("id", "text", "entities")):
+        doc_id, text, entities = raw["id"], raw["text"], raw["entities"]
+        if not isinstance(doc_id, str) or not doc_id:
+            raise _fail(path, line_no, "'id' must be a non-empty string")
+        if doc_id in seen:
+            raise _fail(
+                path, line_no, f"duplicate id {doc_id!r} (first on line {seen[doc_id]})"
+            )
+        if not isinstance(text, str):
+            raise _fail(path, line_no, "'text' must be a string")
+        if not isinstance(entities, list):
+            raise _fail(path, line_no, "'entities' must be a list")
+        parsed = tuple(
+            _parse_entity(ent, text, path, line_no, i) for i, ent in enumerate(entities)
+        )
+        seen[doc_id] = line_no
+        docs.append(
+            GoldDoc(id=doc_id, text=text, entities=parsed, source=str(path), line=line_no)
+        )
     if not docs:
         raise EvaluationError(f"{path}: gold file holds no document")
     return docs
@@ -523,6 +531,7 @@ __all__ = [
     "annotated_labels",
     "evaluate_spans",
     "format_report",
+    "json_records",
     "read_gold",
     "score",
 ]

@@ -48,6 +48,7 @@ _WORD = re.compile(r"\S+")
 _LETTER_RUN = re.compile(r"[^\W\d_]{2,}")
 _CODE_NAME = re.compile(r"[A-Z][A-Za-z0-9\-]+")  # "S3", "M3G": letters and digits, no math
 _BRACKETS = {"(": ")", "[": "]", "{": "}"}
+_URL = re.compile(r"(?:https?://|www\.)\S+|\S*github\.com/\S+")
 
 
 def _words(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -83,10 +84,23 @@ def trim_candidate(text: str, start: int, end: int) -> tuple[int, int]:
     >>> text = "TENG-Euler and approximate maximum-weight basis presents a Semi-dual JKO (S-JKO"
     >>> [text[a:b] for a, b in (trim_candidate(text, 0, 14), trim_candidate(text, 15, 58), trim_candidate(text, 59, 79))]
     ['TENG-Euler', 'approximate maximum-weight basis', 'Semi-dual JKO']
+    >>> text = "code: https://github.com/pan-x-c/EE-LLM"
+    >>> s, e = trim_candidate(text, 6, len(text)); text[s:e]
+    'EE-LLM'
     >>> text = "a GNN-based model"
     >>> s, e = trim_candidate(text, 2, 11); text[s:e]
     'GNN'
     """
+    # A code URL names the entity in its last path segment ("github.com/pan-x-c/EE-LLM").
+    url = _URL.match(text, start, end)
+    if url:
+        segment = text[start:end].rstrip("/")
+        last = segment.rsplit("/", 1)[-1]
+        last = last[:-4] if last.endswith(".git") else last
+        if last:
+            start = start + segment.rfind("/") + 1
+            end = start + len(last)
+        return start, end
     # An unclosed bracket: cut before it ("JKO (S-JKO" -> "JKO"), or after a stray closer.
     segment = text[start:end]
     if not balanced(segment):

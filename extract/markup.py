@@ -93,7 +93,7 @@ def clean_name(surface: str) -> str:
     'Metamorphic Aggregation'
     >>> clean_name(r"$\\infty$-Diff"), clean_name(r"$\\textit{Dynamic Prompt Learning}$"), clean_name("$G$-CNNs")
     ('∞-Diff', 'Dynamic Prompt Learning', 'G-CNNs')
-    >>> clean_name(r"\\textbf{H}omogeneous \\textbf{M}arkov"), clean_name("<i>FedBAT</i>"), clean_name("DFO($\\lambda$)")
+    >>> clean_name(r"\\textbf{H}omogeneous \\textbf{M}arkov"), clean_name("<i>FedBAT</i>"), clean_name(r"DFO($\\lambda$)")
     ('Homogeneous Markov', 'FedBAT', 'DFO(λ)')
     """
     text = _MATH.sub(_clean_math, surface)

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from paperkg.errors import EvaluationError
-from paperkg.extract.evaluate import ErrorCount, TypeScore
+from paperkg.extract.evaluate import ErrorCount, TypeScore, _fail, json_records
 from paperkg.extract.normalize import normalize_key
 from paperkg.types import ENTITY_TYPES, ROLES, Extraction, Paper
 
@@ -83,10 +83,6 @@ def is_paper_level(path: Path | str) -> bool:
     return False
 
 
-def _fail(path: Path, line: int, message: str) -> EvaluationError:
-    return EvaluationError(f"{path}:{line}: {message}")
-
-
 def _parse_entity(raw: Any, abstract: str, path: Path, line: int, index: int) -> GoldPaperEntity:
     where = f"entity #{index}"
     if not isinstance(raw, dict):
@@ -129,24 +125,9 @@ def read_paper_gold(path: Path | str) -> list[GoldPaper]:
     Raises :class:`~paperkg.errors.EvaluationError` naming file and line on the first problem.
     """
     path = Path(path)
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EvaluationError(f"{path}: cannot read gold file: {exc}") from exc
     papers: list[GoldPaper] = []
     seen: set[str] = set()
-    for line_no, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise _fail(path, line_no, f"invalid JSON: {exc.msg}") from exc
-        if not isinstance(raw, dict):
-            raise _fail(path, line_no, "a line must be a JSON object")
-        for key in ("id", "abstract", "entities"):
-            if key not in raw:
-                raise _fail(path, line_no, f"missing required field {key!r}")
+    for line_no, raw in json_records(path, ("id", "abstract", "entities")):
         if not isinstance(raw["abstract"], str) or not isinstance(raw["entities"], list):
             raise _fail(path, line_no, "'abstract' must be a string and 'entities' a list")
         paper_id = str(raw["id"])

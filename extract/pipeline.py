@@ -155,7 +155,26 @@ class EntityComponent:
             if origin != "gazetteer" and normalize_key(text[start:end]) not in self.type_by_key and reject_reason(text[start:end]):
                 continue
             cleaned.append((start, end, kind, origin))
-        return cleaned
+        return _drop_cut_model_spans(cleaned)
+
+
+def _drop_cut_model_spans(candidates: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
+    """A model span that a known name extends on one side ("Atari" of "Atari 100K") was cut
+    short: the known name stands instead.
+
+    >>> _drop_cut_model_spans([(0, 5, "Benchmark", "model"), (0, 10, "Benchmark", "gazetteer")])
+    [(0, 10, 'Benchmark', 'gazetteer')]
+    """
+    longest_from: dict[int, int] = {}
+    earliest_to: dict[int, int] = {}
+    for start, end, _, origin in candidates:
+        if origin == "gazetteer":
+            longest_from[start] = max(end, longest_from.get(start, end))
+            earliest_to[end] = min(start, earliest_to.get(end, start))
+    return [
+        c for c in candidates
+        if c[3] != "model" or not (longest_from.get(c[0], c[1]) > c[1] or earliest_to.get(c[1], c[0]) < c[0])
+    ]
 
 
 def _overlapping_type(spans: list[tuple[int, int, str]], start: int, end: int) -> str | None:

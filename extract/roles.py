@@ -24,7 +24,15 @@ import numpy
 
 from paperkg.atomic import atomic_write_text
 from paperkg.extract.normalize import normalize_key
-from paperkg.extract.rules import NAMING_CUE, OWN_CUE, PROPOSER, USE_CUE, in_proposal_object, is_name_like
+from paperkg.extract.rules import (
+    NAMING_CUE,
+    OWN_CUE,
+    PROPOSER,
+    USE_CUE,
+    in_proposal_object,
+    is_name_like,
+    proposal_spans,
+)
 from paperkg.types import ROLES, Extraction
 
 #: The role model's file name inside the model directory (``paperkg.extract.pipeline.MODEL_DIR``).
@@ -45,7 +53,7 @@ FEATURES = (
     "result_sentence", "first_sentence", "last_sentence", "relative_position", "log_mentions", "title_opens_with",
     "in_title", "coined", "known", "proposer_sentence", "type_Method", "type_Task", "type_Dataset",
     "type_Benchmark", "type_Metric", "acronym_defined", "coined_unknown", "coined_in_title",
-    "coined_in_proposal", "defined_in_proposal",
+    "coined_in_proposal", "defined_in_proposal", "proposal_pattern",
 )
 
 
@@ -119,6 +127,8 @@ def entity_features(
         first_index = min(first_index, index)
         if in_proposal_object(sentence, offset):
             flags["in_proposal_object"] = 1.0
+        if (offset, end - s_start) in proposal_spans(sentence):
+            flags["proposal_pattern"] = 1.0  # "we propose X," / "a method called X"
         if OWN_CUE.search(sentence[max(0, offset - 60) : offset]) or _OWN_BEFORE.search(sentence[max(0, offset - 40) : offset]):
             flags["own_cue"] = 1.0
         if NAMING_CUE.search(sentence[max(0, offset - 12) : offset]):

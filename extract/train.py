@@ -658,6 +658,7 @@ __all__ = [
     "TrainReport",
     "default_gold_dir",
     "make_example",
+    "paper_gold_docs",
     "predict_spans",
     "train_model",
 ]

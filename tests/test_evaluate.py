@@ -284,11 +284,20 @@ def test_shipped_model_scores_above_floor_on_scierc_dev(monkeypatch: pytest.Monk
     assert (DEFAULT_MODEL_DIR / "meta.json").is_file(), f"no trained model in {DEFAULT_MODEL_DIR}"
     nlp = spacy.load(DEFAULT_MODEL_DIR)
     assert "ner" in nlp.pipe_names
-    # The component is self-contained: it can be sourced into a blank English pipeline.
+    # The component is self-contained: it can be sourced into a blank English pipeline that
+    # takes the model's in-domain vectors along (as paperkg's pipeline does).
     host = spacy.blank("en")
+    host.vocab.vectors = nlp.vocab.vectors
     host.add_pipe("ner", source=nlp)
+    from paperkg.extract.paper_eval import read_paper_gold
+    from paperkg.extract.train import paper_gold_docs
+
+    product_dev = paper_gold_docs(read_paper_gold(SHARED_DATA / "gold" / "paperkg_dev.jsonl"))
     for pipeline in (nlp, host):
         report = evaluate_spans(
             SHARED_DATA / "gold" / "scierc_dev.jsonl", lambda texts: predict_spans(pipeline, texts)
         )
-        assert report.exact.micro.f1 > 0.4, format_report(report)
+        # SciERC's convention is no longer the one trained for; it stays a comparison floor.
+        assert report.exact.micro.f1 > 0.3, format_report(report)
+        product = score(product_dev, predict_spans(pipeline, [d.text for d in product_dev]))
+        assert product.exact.micro.f1 > 0.45, format_report(product)
