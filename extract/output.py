@@ -75,6 +75,7 @@ def graph_records(graph: Any) -> Iterator[dict]:
             entities.append({
                 "name": entity.get("name"), "type": entity.get("type"), "role": data.get("role"),
                 "key": entity.get("key"), "evidence": data.get("evidence"),
+                **{name: entity.get(name) for name in ("pwc_id", "codesota_id", "area", "record_url")},
                 "mentions": [{"start": m[0], "end": m[1], "text": m[2]} for m in data.get("mentions") or []],
             })
         yield {"paper_id": attrs.get("paper_id"), "title": attrs.get("title"), "label": attrs.get("label"),

@@ -43,7 +43,7 @@ def xml_expected(value):
     if isinstance(value, str):
         return XML_ILLEGAL.sub("\ufffd", value)
     if isinstance(value, (list, dict)):
-        return xml_expected(json.dumps(value, ensure_ascii=False))
+        return xml_expected(json.dumps(value, ensure_ascii=False, sort_keys=True))
     return value
 
 
