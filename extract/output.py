@@ -10,15 +10,18 @@ One line per paper, in input order::
 Extra fields (``label``; an entity's ``key``, ``evidence``, ``pwc_id``, ``codesota_id``,
 ``area`` and ``record_url``; a mention's ``role`` and ``nested``) are additions. Each entity
 lists one mention per distinct occurrence; ``nested`` is true only for a mention strictly inside
-another, different span of the same abstract.
+another, different span of the same abstract. A graph loaded from ``graph.json`` writes the
+same file from the graph (:func:`graph_records`), without a mention's ``role`` and ``nested``:
+the graph does not keep them.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable, Iterator
 
+from paperkg.atomic import REPLACE, atomic_open
 from paperkg.types import Extraction
 
 
@@ -49,11 +52,46 @@ def extraction_record(extraction: Extraction) -> dict:
     }
 
 
+def graph_records(graph: Any) -> Iterator[dict]:
+    """The contract records of a knowledge graph (schema in ``paperkg.graph``), papers in graph
+    order and each paper's entities in edge order (the extraction's order).
+
+    >>> import networkx as nx
+    >>> g = nx.DiGraph()
+    >>> g.add_node("paper:a", kind="Paper", paper_id="a", title=None, label="SAC")
+    >>> g.add_node("entity:sac", kind="Entity", type="Method", key="sac", name="SAC")
+    >>> g.add_edge("paper:a", "entity:sac", kind="HAS", role="used", evidence="SAC.", mentions=[[0, 3, "SAC"]])
+    >>> next(graph_records(g))["entities"][0]["mentions"]
+    [{'start': 0, 'end': 3, 'text': 'SAC'}]
+    """
+    for node, attrs in graph.nodes(data=True):
+        if attrs.get("kind") != "Paper":
+            continue
+        entities = []
+        for _, target, data in graph.out_edges(node, data=True):
+            if data.get("kind") != "HAS":
+                continue
+            entity = graph.nodes[target]
+            entities.append({
+                "name": entity.get("name"), "type": entity.get("type"), "role": data.get("role"),
+                "key": entity.get("key"), "evidence": data.get("evidence"),
+                **{name: entity.get(name) for name in ("pwc_id", "codesota_id", "area", "record_url")},
+                "mentions": [{"start": m[0], "end": m[1], "text": m[2]} for m in data.get("mentions") or []],
+            })
+        yield {"paper_id": attrs.get("paper_id"), "title": attrs.get("title"), "label": attrs.get("label"),
+               "entities": entities}
+
+
 def write_mentions_jsonl(extractions: Iterable[Extraction], path: str | Path) -> Path:
-    """Write the contract file; returns its path."""
+    """Write the contract file for extraction results; returns its path."""
+    return write_records((extraction_record(x) for x in extractions), path)
+
+
+def write_records(records: Iterable[dict], path: str | Path) -> Path:
+    """Write contract records atomically, one JSON line each (a lone surrogate becomes U+FFFD)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as handle:
-        for extraction in extractions:
-            handle.write(json.dumps(extraction_record(extraction), ensure_ascii=False) + "\n")
+    with atomic_open(path, "w", errors=REPLACE) as handle:
+        for record in records:
+            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
     return path

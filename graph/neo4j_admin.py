@@ -7,7 +7,9 @@
 ``paper_entity.csv`` ``:START_ID(Paper),:END_ID(Entity),:TYPE,count:long,evidence,evidence_offset:long``
 ``related_to.csv``   ``:START_ID(Paper),:END_ID(Paper),:TYPE,weight:double,shared:string[],reason,evidence``
 ``constraints.cypher`` the loader's constraints and index, to run once after the import
-``import.sh``        the exact ``neo4j-admin`` command for these files
+``import.sh``        the exact ``neo4j-admin`` command for these files, or, without a
+                     ``neo4j-admin`` on PATH, ``paperkg neo4j import`` (the local launcher's own
+                     import tool, :mod:`paperkg.queries.neo4j_import`)
 
 The imported database is the one ``paperkg load`` builds from the same graph: same labels,
 relationship types, properties and values (see ``queries/README.md``; tested by importing with
@@ -29,6 +31,7 @@ from typing import Any, Iterable, Sequence
 
 import networkx as nx
 
+from paperkg.atomic import REPLACE, atomic_open, atomic_write_text
 from paperkg.errors import GraphError
 from paperkg.graph.named_queries import paper_communities, strip_entity_prefix
 from paperkg.types import ENTITY_TYPES
@@ -55,14 +58,15 @@ FILES = {
 
 
 def evidence_json(evidence: list[dict] | None) -> str | None:
-    """A link's evidence as the JSON string Neo4j stores (a property cannot hold a list of maps).
+    """A link's evidence as the JSON string Neo4j stores (a property cannot hold a list of maps);
+    keys sorted, so a graph read back from graph.json stores the same string.
 
     >>> evidence_json([{"key": "sac", "name": "SAC", "type": "Method", "papers": 9, "contribution": 0.4}])
-    '[{"key":"sac","name":"SAC","type":"Method","papers":9,"contribution":0.4}]'
+    '[{"contribution":0.4,"key":"sac","name":"SAC","papers":9,"type":"Method"}]'
     """
     if not evidence:
         return None
-    return json.dumps(list(evidence), ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(list(evidence), ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
 class _Array(list):
@@ -91,7 +95,7 @@ def _field(value: Any, delimiter: str, where: str) -> str:
 
 def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[Any]], delimiter: str) -> int:
     count = 0
-    with open(path, "w", encoding="utf-8", newline="") as handle:
+    with atomic_open(path, "w", newline="", errors=REPLACE) as handle:
         handle.write(",".join(header) + "\n")
         for row in rows:
             where = f"{path.name} row {count + 1}"
@@ -100,15 +104,18 @@ def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[Any]],
     return count
 
 
+def import_options(out_dir: Path, *, array_delimiter: str = ";") -> list[str]:
+    """The options of ``database import full`` for the files in ``out_dir``."""
+    files = {key: str(out_dir / name) for key, name in FILES.items()}
+    return [f"--nodes={files['papers']}", f"--nodes={files['entities']}",
+            f"--relationships={files['paper_entity']}", f"--relationships={files['related_to']}",
+            f"--array-delimiter={array_delimiter}", "--multiline-fields=true", "--overwrite-destination=true"]
+
+
 def import_command(out_dir: Path, *, database: str = "neo4j", array_delimiter: str = ";") -> str:
     """The ``neo4j-admin database import full`` command for the files in ``out_dir``."""
-    files = {key: shlex.quote(str(out_dir / name)) for key, name in FILES.items()}
-    return (
-        f"neo4j-admin database import full {shlex.quote(database)} \\\n"
-        f"  --nodes={files['papers']} --nodes={files['entities']} \\\n"
-        f"  --relationships={files['paper_entity']} --relationships={files['related_to']} \\\n"
-        f"  --array-delimiter={shlex.quote(array_delimiter)} --multiline-fields=true --overwrite-destination=true"
-    )
+    options = " ".join(shlex.quote(o) for o in import_options(out_dir, array_delimiter=array_delimiter))
+    return f"neo4j-admin database import full {shlex.quote(database)} {options}"
 
 
 def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter: str = ";",
@@ -164,18 +171,23 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
     from paperkg.queries.runner import statement
 
     written["constraints"] = out / "constraints.cypher"
-    written["constraints"].write_text(statement("constraints"), encoding="utf-8")
+    atomic_write_text(written["constraints"], statement("constraints"))
     written["import"] = out / "import.sh"
-    written["import"].write_text(
+    command = import_command(Path("."), database=database, array_delimiter=array_delimiter)
+    atomic_write_text(written["import"], (
         "#!/bin/sh\n"
-        "# Bulk import of this paperkg graph into an EMPTY, STOPPED Neo4j 5 (it replaces the database),\n"
-        "# then the constraints once the server runs again. Run from any directory.\n"
+        "# Bulk import of this paperkg graph into a STOPPED Neo4j 5 (it replaces the database), then\n"
+        "# the constraints once the server runs again. Run from any directory. Uses neo4j-admin when\n"
+        "# it is on PATH (a Neo4j distribution, or inside the Docker image), else paperkg's local\n"
+        "# launcher (its own import tool; no neo4j-admin needed; see 'paperkg neo4j import --help').\n"
         "set -e\n"
         'cd "$(dirname "$0")"\n'
-        + import_command(Path("."), database=database, array_delimiter=array_delimiter) + "\n"
-        "# after starting Neo4j:\n"
-        "# cypher-shell -u neo4j -p \"$NEO4J_PASSWORD\" -f constraints.cypher\n",
-        encoding="utf-8",
-    )
+        "if command -v neo4j-admin >/dev/null 2>&1; then\n"
+        f"  {command}\n"
+        "else\n"
+        f"  paperkg neo4j import . --database {shlex.quote(database)} --array-delimiter {shlex.quote(array_delimiter)}\n"
+        "fi\n"
+        "# after starting Neo4j:  paperkg cypher < constraints.cypher   (or: paperkg load graph.json)\n"
+    ))
     written["import"].chmod(0o755)
     return written

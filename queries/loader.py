@@ -22,13 +22,18 @@ How it writes
   parameter.
 * Empty lists (an entity without aliases, a paper without authors) are not stored, as
   ``neo4j-admin database import`` cannot store them either: both ways give the same graph.
-* Every statement is idempotent, so loading the same graph again changes nothing, and a load
-  that was killed midway converges to the same final graph when it is run again. The one
-  exception is safe by construction: the relationships of papers that were not in the database
-  when the load started cannot exist yet, so they are written with ``CREATE`` (about twice as
-  fast as ``MERGE``); a paper written by an interrupted run is in the database when the load is
-  run again, so its relationships are then MERGEd. (Do not run two loads of the same new papers
-  at the same time.)
+* Every statement is idempotent and every write is a ``MERGE`` (never ``CREATE``), so loading
+  the same graph again changes nothing, a load that was killed midway converges to the same
+  final graph when it is run again, and any number of loads running at once converge to the
+  counts of one clean load. Nodes are unique by their constraint; a relationship ``MERGE``
+  between two bound nodes locks both before it creates (Neo4j's ``MergeInto``), so two loaders
+  cannot both create it; deadlocks between concurrent loaders are transient errors that
+  ``execute_write`` retries.
+* Concurrent loads of *different* files: the final orphan sweep of one load may delete an
+  entity another load has written but not linked yet (a batch that had just matched it fails
+  with ``EntityNotFound`` and is retried). So after its relationships, every load checks that
+  its entities exist and, if some are gone, writes its entities and relationships again
+  (idempotent) before its own sweep.
 * Incremental: papers of an earlier load that are not in this file are kept. For the papers in
   the file, the file is the truth: their stale entity relationships and stale links to other
   papers of the file are deleted. Finally entities without papers are deleted and every
@@ -60,17 +65,17 @@ ENTITY_STATEMENTS: dict[str, str] = {
     "Task": "entity_task",
     "Metric": "entity_metric",
 }
-#: Role -> its loader statement (the only place a relationship type is chosen): MERGE, for
-#: papers already in the database.
+#: Role -> its loader statement (the only place a relationship type is chosen).
 ROLE_STATEMENTS: dict[str, str] = {
     "proposed": "rel_proposes",
     "used": "rel_uses",
     "mentioned": "rel_mentions",
 }
-#: Role -> its CREATE statement, for papers new to the database (no relationship can exist yet).
-NEW_ROLE_STATEMENTS: dict[str, str] = {role: f"{key}_new" for role, key in ROLE_STATEMENTS.items()}
+#: How often a load writes its entities and relationships again when a concurrent load's
+#: orphan sweep deleted some of its entities in between (see the module docstring).
+ENTITY_REPAIR_ROUNDS = 5
 assert set(ENTITY_STATEMENTS) == set(ENTITY_TYPES)
-assert set(ROLE_STATEMENTS) == set(NEW_ROLE_STATEMENTS) == set(ROLES) == set(ROLE_TYPES)
+assert set(ROLE_STATEMENTS) == set(ROLES) == set(ROLE_TYPES)
 
 
 @dataclass(frozen=True)
@@ -215,9 +220,7 @@ _LINK_COLUMNS = ("source", {"targets": "target", "weights": "weight", "shared": 
                             "evidence": "evidence"})
 GROUPED: dict[str, tuple[str, dict[str, str]]] = {
     **{ROLE_STATEMENTS[r]: _HAS_COLUMNS for r in ROLES},
-    **{NEW_ROLE_STATEMENTS[r]: _HAS_COLUMNS for r in ROLES},
     "links": _LINK_COLUMNS,
-    "links_new": _LINK_COLUMNS,
 }
 
 
@@ -249,12 +252,46 @@ def _write(tx, cypher: str, params: dict) -> None:
     tx.run(cypher, params).consume()
 
 
+#: Attempts of a batch that fails because a concurrent load's orphan sweep deleted an entity the
+#: batch had just matched (``EntityNotFound``, a client error the driver does not retry).
+DELETED_ENTITY_ATTEMPTS = 5
+
+
+def _write_batch(session, cypher: str, params: dict) -> None:
+    from neo4j.exceptions import ClientError
+
+    for attempt in range(DELETED_ENTITY_ATTEMPTS):
+        try:
+            session.execute_write(_write, cypher, params)
+            return
+        except ClientError as exc:
+            if exc.code != "Neo.ClientError.Statement.EntityNotFound" or attempt == DELETED_ENTITY_ATTEMPTS - 1:
+                raise
+
+
 def create_schema(driver, settings: Neo4jSettings) -> None:
-    """The uniqueness constraints and the type index (``IF NOT EXISTS``: safe to repeat)."""
+    """The uniqueness constraints and the type index (``IF NOT EXISTS``: safe to repeat).
+
+    Each in a managed transaction: two loaders creating them at once can deadlock, a transient
+    error the driver then retries; and the one that loses the race may be told the rule exists
+    already, which is what it wanted.
+    """
+    from neo4j.exceptions import ClientError
+
     text = "\n".join(line for line in statement("constraints").splitlines() if not line.lstrip().startswith("//"))
     with neo4j_errors(settings, "creating constraints"), driver.session(database=settings.database) as session:
         for cypher in filter(None, (part.strip() for part in text.split(";"))):
-            session.run(cypher).consume()
+            try:
+                session.execute_write(_write, cypher, {})
+            except ClientError as exc:
+                if not (exc.code or "").startswith(_SCHEMA_EXISTS):
+                    raise
+
+
+#: Codes of a schema rule that another loader created a moment earlier.
+_SCHEMA_EXISTS = tuple(f"Neo.ClientError.Schema.{name}" for name in (
+    "EquivalentSchemaRuleAlreadyExists", "ConstraintAlreadyExists", "IndexAlreadyExists",
+    "ConstraintWithNameAlreadyExists", "IndexWithNameAlreadyExists"))
 
 
 def existing_papers(driver, settings: Neo4jSettings, paper_ids: Sequence[str]) -> set[str]:
@@ -266,6 +303,18 @@ def existing_papers(driver, settings: Neo4jSettings, paper_ids: Sequence[str]) -
 def _read_ids(tx, paper_ids: Sequence[str]) -> list[str]:
     result = tx.run("UNWIND $ids AS id MATCH (p:Paper {id: id}) RETURN p.id AS id", ids=list(paper_ids))
     return [record["id"] for record in result]
+
+
+def missing_entities(driver, settings: Neo4jSettings, keys: Sequence[str]) -> int:
+    """How many of the entity ``keys`` are not in the database."""
+    with neo4j_errors(settings, "checking entities"), driver.session(database=settings.database) as session:
+        return session.execute_read(_count_missing, list(keys))
+
+
+def _count_missing(tx, keys: list[str]) -> int:
+    record = tx.run("UNWIND $keys AS key OPTIONAL MATCH (e:Entity {key: key}) "
+                    "RETURN count(*) - count(e) AS missing", keys=keys).single()
+    return int(record["missing"])
 
 
 def database_counts(driver, settings: Neo4jSettings) -> dict[str, int]:
@@ -315,34 +364,37 @@ def load_graph(
         prune_links = [row for row in rows.prune_links if row["id"] in existing]
         # (phase, statement, rows, extra parameters): nodes first, then relationships.
         node_phases = [("papers", "papers", rows.papers, {})]
-        node_phases += [(f"{t} entities", ENTITY_STATEMENTS[t], rows.entities[t], {}) for t in ENTITY_TYPES]
-        # Relationships of papers new to the database cannot exist yet: CREATE them (about twice
-        # as fast as MERGE). The others are MERGEd, so re-loads and re-runs change nothing.
+        entity_phases = [(f"{t} entities", ENTITY_STATEMENTS[t], rows.entities[t], {}) for t in ENTITY_TYPES]
         rel_phases = [("stale paper-entity relationships", "prune_entity_rels", prune_entities, {})]
-        for role in ROLES:
-            old_rows = [row for row in rows.relationships[role] if row["paper"] in existing]
-            new_rows = [row for row in rows.relationships[role] if row["paper"] not in existing]
-            rel_phases += [(f"{role} relationships", ROLE_STATEMENTS[role], old_rows, {}),
-                           (f"{role} relationships of new papers", NEW_ROLE_STATEMENTS[role], new_rows, {})]
-        old_links = [row for row in rows.links if row["source"] in existing and row["target"] in existing]
-        new_links = [row for row in rows.links if row["source"] not in existing or row["target"] not in existing]
+        has_phases = [(f"{role} relationships", ROLE_STATEMENTS[role], rows.relationships[role], {}) for role in ROLES]
+        rel_phases += has_phases
         rel_phases += [("stale paper links", "prune_links", prune_links, {"paper_ids": paper_ids}),
-                       ("paper links", "links", old_links, {}),
-                       ("paper links of new papers", "links_new", new_links, {})]
-        total = sum(-(-len(r) // batch_size) for _, _, r, _ in node_phases + rel_phases) + 2
+                       ("paper links", "links", rows.links, {})]
+        entity_keys = [row["key"] for t in ENTITY_TYPES for row in rows.entities[t]]
+        total = sum(-(-len(r) // batch_size) for _, _, r, _ in node_phases + entity_phases + rel_phases) + 2
         with tqdm(total=total, unit="batch", desc="neo4j load", disable=not progress, leave=False) as bar, \
                 driver.session(database=s.database) as session:
-            for phases, attr in ((node_phases, "node_seconds"), (rel_phases, "relationship_seconds")):
-                phase_start = time.perf_counter()
+
+            def run(phases) -> None:
                 for name, key, phase_rows, extra in phases:
                     cypher = statement(key)
                     bar.set_postfix_str(name)
                     for params in batch_params(key, phase_rows, batch_size):
                         with neo4j_errors(s, f"loading {name}"):
-                            session.execute_write(_write, cypher, {**params, **extra})
+                            _write_batch(session, cypher, {**params, **extra})
                         report.batches += 1
                         bar.update()
-                setattr(report, attr, time.perf_counter() - phase_start)
+
+            phase_start = time.perf_counter()
+            run(node_phases + entity_phases)
+            report.node_seconds = time.perf_counter() - phase_start
+            phase_start = time.perf_counter()
+            run(rel_phases)
+            for _ in range(ENTITY_REPAIR_ROUNDS):
+                if not entity_keys or not missing_entities(driver, s, entity_keys):
+                    break
+                run(entity_phases + has_phases)
+            report.relationship_seconds = time.perf_counter() - phase_start
             final_start = time.perf_counter()
             bar.set_postfix_str("paper counts")
             for key in ("orphans", "paper_counts"):

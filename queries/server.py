@@ -54,6 +54,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from paperkg.atomic import atomic_write_text
 from paperkg.errors import Neo4jServerError
 
 __all__ = [
@@ -68,6 +69,8 @@ __all__ = [
     "default_cache_dir",
     "default_data_dir",
     "free_port",
+    "java_executable",
+    "running_launchers",
     "start_local",
     "status_local",
     "stop_local",
@@ -159,7 +162,9 @@ class ServerStatus:
         if self.stale:
             return (f"Neo4j is not running (stale pid file {self.pid_file} names pid {self.pid}, "
                     f"which is gone); data dir {self.data_dir}")
-        return f"Neo4j is not running for data dir {self.data_dir}"
+        others = [d for _, d in running_launchers() if d != self.data_dir]
+        elsewhere = f"; local Neo4j runs for data dir {', '.join(map(str, others))} (use --data-dir)" if others else ""
+        return f"Neo4j is not running for data dir {self.data_dir}{elsewhere}"
 
 
 @dataclass(frozen=True)
@@ -255,6 +260,13 @@ def _check_java(java: str) -> int:
         raise ToolMissingError(
             f"{java!r} is Java {major}; Neo4j 5.26 needs Java {_MIN_JAVA} or newer (set JAVA_HOME)")
     return major
+
+
+def java_executable() -> str:
+    """The ``java`` the launcher runs with (``JAVA_HOME`` first), checked to be Java 17 or newer."""
+    java = _java_executable()
+    _check_java(java)
+    return java
 
 
 def _mvn_executable() -> str:
@@ -416,7 +428,7 @@ def build_launcher(cache_dir: Path | None = None, progress: Progress | None = No
             raise LauncherBuildError(
                 f"building the Neo4j launcher failed in {build_dir} ('{' '.join(cmd)}' exited with "
                 f"{proc.returncode}); Maven said:\n{output}")
-        stamp.write_text(digest + "\n")
+        atomic_write_text(stamp, digest + "\n")
         _prune_old_builds(cache_dir, keep=build_dir)
         if progress:
             progress(f"Built {jar} in {time.monotonic() - t0:.0f} s")
@@ -459,6 +471,23 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def running_launchers() -> list[tuple[int, Path]]:
+    """(pid, data dir) of every running local launcher this user can see (Linux /proc)."""
+    found = []
+    proc = Path("/proc")
+    for entry in proc.iterdir() if proc.is_dir() else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            args = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if any(arg.endswith(JAR_NAME.encode()) for arg in args) and b"--data-dir" in args:
+            where = args[args.index(b"--data-dir") + 1] if args.index(b"--data-dir") + 1 < len(args) else b""
+            found.append((int(entry.name), Path(where.decode(errors="replace"))))
+    return sorted(found)
+
+
 def _is_launcher(pid: int) -> bool:
     """True if ``pid`` is alive and (where /proc tells) runs our launcher jar."""
     if not _pid_alive(pid):
@@ -487,12 +516,6 @@ def _read_state(data_dir: Path) -> dict[str, Any]:
         return data if isinstance(data, dict) else {}
     except (OSError, ValueError):
         return {}
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    tmp.write_text(text)
-    os.replace(tmp, path)
 
 
 def _remove_state(data_dir: Path) -> None:
@@ -645,8 +668,11 @@ def stop_local(*, data_dir: Path | str | None = None, timeout: float = 60.0) -> 
     data = _resolve_data_dir(data_dir)
     pid_file = _pid_file(data)
     if not pid_file.exists():
+        others = [d for _, d in running_launchers() if d != data]
+        elsewhere = (f"; local Neo4j runs for data dir {', '.join(map(str, others))}: stop it with "
+                     f"'paperkg neo4j stop --data-dir DIR'") if others else ""
         return StopResult(False, None, f"no local Neo4j is running for data dir {data} "
-                                       f"(no pid file {pid_file})")
+                                       f"(no pid file {pid_file}){elsewhere}")
     with _file_lock(_lock_file(data)):
         pid = _read_pid(pid_file)
         if pid is None:
@@ -731,8 +757,8 @@ def start_local(
             except OSError as exc:
                 raise Neo4jServerError(f"cannot run {java!r}: {exc}") from exc
         _CHILDREN[proc.pid] = proc
-        _write_atomic(pid_file, f"{proc.pid}\n")
-        _write_atomic(_state_file(data), json.dumps({
+        atomic_write_text(pid_file, f"{proc.pid}\n")
+        atomic_write_text(_state_file(data), json.dumps({
             "pid": proc.pid, "port": port, "uri": uri, "user": USER, "data_dir": str(data),
             "log_path": str(log_path), "started_at": time.time(), "jar": str(jar),
         }, indent=2) + "\n")

@@ -24,6 +24,10 @@ MODULES = [
     "paperkg.graph.export",
     "paperkg.queries.runner",
     "paperkg.queries.loader",
+    "paperkg.queries.shell",
+    "paperkg.graph.export_set",
+    "paperkg.extract.output",
+    "paperkg.atomic",
 ]
 
 
@@ -32,3 +36,22 @@ def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0
     assert result.attempted > 0, f"{name} has no runnable examples"
+
+
+def test_readme_python_api_block(tmp_path, monkeypatch):
+    """The README's Python API block runs as written, from a copy of the repository's examples."""
+    import re
+    import shutil
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("## Python API"):]
+    block = re.search(r"```pycon\n(.*?)```", section, re.S).group(1)
+    shutil.copytree(root / "examples", tmp_path / "examples")
+    monkeypatch.chdir(tmp_path)
+    test = doctest.DocTestParser().get_doctest(block, {}, "README.md: Python API", str(root / "README.md"), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries > 10
+    assert (tmp_path / "out" / "mentions.jsonl").exists() and (tmp_path / "out" / "graph.graphml").exists()

@@ -74,7 +74,8 @@ def test_headers_counts_and_values(seeds_kg, tmp_path):
     assert "neo4j-admin database import full" in script
     for name in ("papers.csv", "entities.csv", "paper_entity.csv", "related_to.csv"):
         assert name in script
-    assert "--array-delimiter=';'" in script and "--multiline-fields=true" in script
+    assert "'--array-delimiter=;'" in script and "--multiline-fields=true" in script
+    assert "paperkg neo4j import ." in script, "without neo4j-admin on PATH, the launcher's import tool"
     assert "CREATE CONSTRAINT paperkg_paper_id" in written["constraints"].read_text()
 
 
@@ -94,7 +95,7 @@ def test_quoting_nulls_and_the_array_delimiter(tmp_path):
     assert rows[0][7] == 'say "hi", then\nleave'
     _, rows = read_rows(written["entities"])
     assert rows[0][4] == "a;b"
-    assert "--array-delimiter='|'" in written["import"].read_text()
+    assert "'--array-delimiter=|'" in written["import"].read_text()
 
 
 def test_cli_export(seeds_kg, tmp_path):
@@ -106,51 +107,76 @@ def test_cli_export(seeds_kg, tmp_path):
     assert missing.exit_code != 0 and "--format" in missing.output
 
 
-def test_real_import_gives_the_loaders_graph(seeds_kg, clean_neo4j, neo4j_settings, tmp_path):
-    """Import the CSVs with Neo4j's own import tool (from the local launcher's build), start a
-    server on the imported store, and compare it with what ``paperkg load`` writes."""
-    import os
-    import subprocess
+def require_launcher() -> None:
+    """Build (cached) the local launcher, whose lib/ holds the import tool; skip without Java/Maven."""
+    from neo4j_fixtures import in_ci
 
-    from neo4j_fixtures import TEST_PASSWORD, in_ci
-    from test_neo4j_loader import snapshot
-
-    from paperkg.queries.loader import load_graph
-    from paperkg.queries.runner import Neo4jSettings, connect
-    from paperkg.queries.server import ToolMissingError, build_launcher, free_port, start_local, stop_local
+    from paperkg.queries.server import ToolMissingError, build_launcher
 
     try:
-        jar = build_launcher()
+        build_launcher()
     except ToolMissingError as exc:
         if in_ci():
             pytest.fail(f"the import tool is required in CI: {exc}", pytrace=False)
         pytest.skip(f"no Java/Maven for the import tool: {exc}")
-    lib = jar.parent / "lib"
-    assert list(lib.glob("neo4j-import-tool-*.jar")), f"no neo4j-import-tool jar in {lib}"
 
-    written = write_neo4j_admin(seeds_kg.graph, tmp_path / "csv")
+
+def test_real_import_gives_the_loaders_graph(seeds_kg, clean_neo4j, neo4j_settings, tmp_path):
+    """``paperkg neo4j import GRAPH.json`` runs Neo4j's own import tool from the local launcher's
+    build into a data dir; a server started on it holds what ``paperkg load`` writes, and answers
+    a named query with the same rows."""
+    from neo4j_fixtures import TEST_PASSWORD
+    from test_neo4j_loader import snapshot
+
+    from paperkg.queries.loader import load_graph
+    from paperkg.queries.runner import Neo4jSettings, connect, run_query
+    from paperkg.queries.server import free_port, start_local, stop_local
+
+    require_launcher()
+
+    graph_file = seeds_kg.save(tmp_path / "graph.json")
     home = tmp_path / "home"
-    (home / "conf").mkdir(parents=True)
-    files = {k: str(written[k]) for k in ("papers", "entities", "paper_entity", "related_to")}
-    cmd = ["java", "-Xmx512m", "-cp", f"{lib}/*", "org.neo4j.cli.AdminTool", "database", "import", "full", "neo4j",
-           f"--nodes={files['papers']}", f"--nodes={files['entities']}", f"--relationships={files['paper_entity']}",
-           f"--relationships={files['related_to']}", "--array-delimiter=;", "--multiline-fields=true",
-           "--overwrite-destination=true", f"--report-file={tmp_path / 'import.report'}"]
-    env = {**os.environ, "NEO4J_HOME": str(home), "NEO4J_CONF": str(home / "conf")}
-    result = subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
-    assert result.returncode == 0 and "IMPORT DONE" in result.stdout, result.stdout[-2000:] + result.stderr[-2000:]
+    result = CliRunner().invoke(cli, ["neo4j", "import", str(graph_file), "--data-dir", str(home)])
+    assert result.exit_code == 0, result.output
+    assert "IMPORT DONE" in result.output
 
     settings = Neo4jSettings.coerce(neo4j_settings)
     load_graph(seeds_kg.graph, settings, progress=False)
     loaded = snapshot(clean_neo4j, settings.database)
+    expected_rows = run_query("top_entities", {"k": 3}, settings)
 
     server = start_local(port=free_port(), data_dir=home, password=TEST_PASSWORD, timeout=180)
     try:
-        driver = connect(Neo4jSettings(uri=server.uri, user=server.user, password=TEST_PASSWORD))
+        running = CliRunner().invoke(cli, ["neo4j", "import", str(graph_file), "--data-dir", str(home)])
+        assert running.exit_code != 0 and "stop it first" in str(running.exception)
+        imported_settings = Neo4jSettings(uri=server.uri, user=server.user, password=TEST_PASSWORD)
+        driver = connect(imported_settings)
         try:
             imported = snapshot(driver)
         finally:
             driver.close()
+        assert run_query("top_entities", {"k": 3}, imported_settings) == expected_rows
     finally:
         stop_local(data_dir=home)
     assert imported == loaded
+
+
+def test_import_script_runs_without_neo4j_admin(seeds_kg, tmp_path):
+    """The export's import.sh falls back to the launcher's import tool when no neo4j-admin is
+    on PATH (PAPERKG_HOME moves the default data dir into the test's folder)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    require_launcher()
+    written = write_neo4j_admin(seeds_kg.graph, tmp_path / "csv")
+    bin_dir = Path(sys.executable).parent
+    path = os.pathsep.join([str(bin_dir)] + [p for p in os.environ["PATH"].split(os.pathsep)
+                                             if not (Path(p) / "neo4j-admin").exists()])
+    env = {**os.environ, "PATH": path, "PAPERKG_HOME": str(tmp_path / "home"),
+           "PAPERKG_NEO4J_IMPORT_JAVA_OPTS": "-Xmx512m"}
+    result = subprocess.run(["sh", str(written["import"])], env=env, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert "IMPORT DONE" in result.stdout
+    assert (tmp_path / "home" / "neo4j" / "data" / "data" / "databases" / "neo4j").is_dir()

@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 
 import networkx as nx
 
-from paperkg.extract.output import write_mentions_jsonl
+from paperkg.extract.output import graph_records, write_mentions_jsonl, write_records
 from paperkg.extract.readers import DEFAULT_MAX_CHARS, read_papers
 from paperkg.extract.resolution import write_resolution
 from paperkg.extract.run import ExtractStats, extract_corpus, extract_papers, extract_to_store, resolve_stored
@@ -30,6 +30,10 @@ from paperkg.paths import check_output_file
 from paperkg.types import ENTITY_TYPES, Extraction, ReadReport
 
 PathLike = str | Path
+#: What ``export`` (and so ``paperkg build``) writes, as glob patterns: an earlier build's files
+#: that the new set lacks are removed, also in a folder written before manifests existed.
+EXPORT_FILES = ("graph.json", "graph.graphml", "mentions.jsonl", "resolution.jsonl", "explorer.html", "entities.html",
+                "similarity.html", "focus-*.html")
 
 
 @dataclass(frozen=True)
@@ -136,11 +140,16 @@ class KnowledgeGraph:
         return write_node_link(self.graph, path)
 
     def to_graphml(self, path: PathLike) -> Path:
-        return write_graphml(self.graph, path)
+        """GraphML, valid XML 1.0 whatever the text holds (illegal characters become U+FFFD)."""
+        write_graphml(self.graph, path)
+        return Path(path)
 
     def to_mentions_jsonl(self, path: PathLike) -> Path:
-        """The extraction contract file (only for a graph built in this process)."""
-        return write_mentions_jsonl(self.extractions, path)
+        """The mentions JSONL contract file: from the extraction for a graph built in this
+        process, else from the graph (then without a mention's ``role`` and ``nested``)."""
+        if self.extractions:
+            return write_mentions_jsonl(self.extractions, path)
+        return write_records(graph_records(self.graph), path)
 
     def to_html(self, path: PathLike, **options) -> list[Path]:
         """The interactive explorer: a file path writes one view, a directory writes all views."""
@@ -173,21 +182,32 @@ class KnowledgeGraph:
         return write_neo4j_admin(self.graph, out_dir, array_delimiter=array_delimiter)
 
     def export(self, out_dir: PathLike, *, html: bool = True) -> dict[str, Path]:
-        """Write every export into ``out_dir``: graph.json, graph.graphml, mentions.jsonl,
-        resolution.jsonl (the entity-resolution report), HTML."""
-        out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        written = {
-            "graph": self.save(out / "graph.json"),
-            "graphml": self.to_graphml(out / "graph.graphml"),
-        }
-        if self.extractions:
-            written["mentions"] = self.to_mentions_jsonl(out / "mentions.jsonl")
-            written["resolution"] = write_resolution(self.resolution, out / "resolution.jsonl")
-        if html:
-            for page in self.to_html(out):
-                written[f"html:{page.name}"] = page
-        return written
+        """Write every export into ``out_dir`` as one set: graph.json, graph.graphml,
+        mentions.jsonl, resolution.jsonl (the entity-resolution report, for a graph built in
+        this process), paperkg-manifest.json and (``html=True``) the explorer pages.
+
+        A killed export leaves the previous complete set or the new one, never a mix, and files
+        of the previous set the new one lacks (pages after ``html=False``, old focus pages) are
+        removed (see :mod:`paperkg.graph.export_set`). The manifest records each file's sha256
+        and ``graphml_replaced_characters``, the characters XML 1.0 could not hold.
+        """
+        from paperkg.graph.export_set import write_set
+
+        replaced = {}
+
+        def write(folder: Path) -> dict[str, Path]:
+            written = {"graph": self.save(folder / "graph.json")}
+            written["graphml"] = folder / "graph.graphml"
+            replaced["graphml_replaced_characters"] = write_graphml(self.graph, written["graphml"])
+            written["mentions"] = self.to_mentions_jsonl(folder / "mentions.jsonl")
+            if self.extractions:
+                written["resolution"] = write_resolution(self.resolution, folder / "resolution.jsonl")
+            if html:
+                for page in self.to_html(folder):
+                    written[f"html:{page.name}"] = page
+            return written
+
+        return write_set(out_dir, write, replaces=EXPORT_FILES, info=replaced)
 
 
 def extract_entities(

@@ -2,20 +2,39 @@
 
 A reader (or a killed writer) sees either the old complete file or the new complete one,
 never a truncated file under the final name. Every export writes through these helpers.
+
+Text that cannot be encoded (a lone surrogate such as ``"\\udc80"``, which JSON escapes can
+carry in) is written as U+FFFD with ``errors=REPLACE``: one character for one, so offsets into
+the text stay valid, and the file stays valid UTF-8.
 """
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import os
 import tempfile
 from pathlib import Path
 from typing import IO, Iterator
 
+#: The encoding error handler (UTF-8 only) that writes U+FFFD for each character UTF-8 cannot
+#: encode. It returns bytes: CPython's UTF-8 encoder accepts only ASCII str replacements.
+REPLACE = "paperkg-replace"
+_FFFD = "\ufffd".encode("utf-8")
+
+
+def _replace_unencodable(error: UnicodeError) -> tuple[bytes, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    return _FFFD * (error.end - error.start), error.end
+
+
+codecs.register_error(REPLACE, _replace_unencodable)
+
 
 @contextlib.contextmanager
 def atomic_open(path: str | os.PathLike, mode: str = "w", *, encoding: str | None = "utf-8",
-                newline: str | None = None) -> Iterator[IO]:
+                newline: str | None = None, errors: str | None = None) -> Iterator[IO]:
     """Open a temp file beside ``path`` for writing; on success it replaces ``path``.
 
     >>> import tempfile, pathlib
@@ -24,6 +43,10 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, encoding: str | Non
     ...     _ = handle.write("done")
     >>> target.read_text()
     'done'
+    >>> with atomic_open(target, errors=REPLACE) as handle:
+    ...     _ = handle.write("lone \\udc80 surrogate")
+    >>> target.read_text()
+    'lone \\ufffd surrogate'
     """
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_open writes only ('w' or 'wb'), not {mode!r}")
@@ -33,7 +56,7 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, encoding: str | Non
         if mode == "wb":
             handle = os.fdopen(fd, "wb")
         else:
-            handle = os.fdopen(fd, "w", encoding=encoding, newline=newline)
+            handle = os.fdopen(fd, "w", encoding=encoding, newline=newline, errors=errors)
         with handle:
             yield handle
             handle.flush()
@@ -46,9 +69,10 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, encoding: str | Non
         raise
 
 
-def atomic_write_text(path: str | os.PathLike, text: str, *, encoding: str = "utf-8", newline: str | None = None) -> Path:
+def atomic_write_text(path: str | os.PathLike, text: str, *, encoding: str = "utf-8", newline: str | None = None,
+                      errors: str | None = None) -> Path:
     """Write ``text`` to ``path`` atomically; returns the path."""
-    with atomic_open(path, "w", encoding=encoding, newline=newline) as handle:
+    with atomic_open(path, "w", encoding=encoding, newline=newline, errors=errors) as handle:
         handle.write(text)
     return Path(path)
 

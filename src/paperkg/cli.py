@@ -33,6 +33,11 @@ def _setup_logging(quiet: bool) -> None:
     logger.handlers[:] = [_WarningHandler()]
     logger.setLevel(logging.ERROR if quiet else logging.WARNING)
     logger.propagate = False
+    # The Neo4j driver logs retries and server notifications; errors reach the user as one
+    # paperkg line instead, so its records go nowhere (not to Python's last-resort stderr).
+    driver_logger = logging.getLogger("neo4j")
+    driver_logger.handlers[:] = [logging.NullHandler()]
+    driver_logger.propagate = False
 
 
 def _print_report(report: ReadReport) -> None:
@@ -250,10 +255,32 @@ def neo4j_start(port, data_dir, timeout):
 @neo4j.command("stop")
 @data_dir_opt
 def neo4j_stop(data_dir):
-    """Stop the local Neo4j started by 'paperkg neo4j start' (by its pid file)."""
+    """Stop the local Neo4j started by 'paperkg neo4j start' (by its pid file).
+
+    Without --data-dir, and no server on the default data dir, it names the data dirs of the
+    local servers that do run (stop one with --data-dir DIR).
+    """
     from paperkg.queries.server import stop_local
 
     click.echo(stop_local(data_dir=data_dir).message)
+
+
+@neo4j.command("import")
+@click.argument("source", type=click.Path(path_type=Path))
+@data_dir_opt
+@click.option("--database", default="neo4j", show_default=True, help="Database to create or replace.")
+@click.option("--array-delimiter", default=";", show_default=True, help="Separator of array values in the CSVs.")
+def neo4j_import(source, data_dir, database, array_delimiter):
+    """Bulk-import SOURCE (a graph.json, or a folder from 'paperkg export --format neo4j-admin')
+    into the local Neo4j's data dir with the launcher's own import tool (no neo4j-admin needed).
+
+    Replaces the database; the server must be stopped. Then 'paperkg neo4j start'.
+    """
+    from paperkg.queries.neo4j_import import import_graph
+
+    report = import_graph(source, data_dir=data_dir, database=database, array_delimiter=array_delimiter,
+                          progress=lambda line: click.echo(line, err=True))
+    click.echo(report.describe())
 
 
 @neo4j.command("status")
@@ -286,7 +313,8 @@ def load_command(graph_file, batch_size, uri, user, password, database, progress
     """Load a saved graph (GRAPH_FILE, e.g. out/graph.json) into Neo4j.
 
     Idempotent (loading again changes nothing) and incremental (papers already in the database
-    stay; the file is the truth for the papers it contains); a killed load can simply be re-run.
+    stay; the file is the truth for the papers it contains); MERGE-only, so a killed load can
+    simply be re-run and loads may run at once: all end with the counts of one clean load.
     """
     report = paperkg.load(graph_file).to_neo4j(uri=uri, user=user, password=password, database=database,
                                                batch_size=batch_size, progress=progress)
@@ -318,6 +346,23 @@ def query_command(name, params, fmt, list_queries, graph_file, uri, user, passwo
         settings = Neo4jSettings.from_env(uri=uri, user=user, password=password, database=database)
         rows = run_query(name, values, settings)
     click.echo(format_rows(rows, spec.columns, fmt))
+
+
+@cli.command("cypher")
+@neo4j_connection_opts
+def cypher_command(uri, user, password, database):
+    """An interactive Cypher shell over the driver: statements end with ';', rows print as tables.
+
+    :help, :exit, :params, :param NAME=VALUE (JSON or a string; used as $NAME). History via
+    readline. With standard input not a terminal (paperkg cypher < file.cypher) it runs the
+    statements in order and stops at the first error (exit 1).
+    """
+    from paperkg.queries.runner import Neo4jSettings
+    from paperkg.queries.shell import run_shell
+
+    status = run_shell(Neo4jSettings.from_env(uri=uri, user=user, password=password, database=database))
+    if status:
+        sys.exit(status)
 
 
 @cli.command("export")

@@ -1,0 +1,189 @@
+"""Write a folder of exports as one set: a killed writer leaves the old set or the new one.
+
+Every file is written atomically (``paperkg.atomic``), but a build writes several files, and a
+reader must never pair a new ``graph.json`` with an old ``explorer.html``. So the files of one
+set are written together:
+
+1. Under an exclusive lock (``DIR/.paperkg-lock``, flock), every file of the new set is written
+   into a staging folder inside ``DIR`` (``.paperkg-staging-*``, same file system), with the
+   manifest ``paperkg-manifest.json`` (each file's size and sha256) and ``remove.json`` (the
+   files of the previous set that the new one lacks: stale views, old focus pages, a
+   ``mentions.jsonl`` of an earlier build).
+2. **Commit point**: the staging folder is renamed to ``DIR/.paperkg-commit`` (one atomic
+   rename). Before it, the old set is untouched and a killed writer leaves only a hidden staging
+   folder, deleted by the next write.
+3. Roll forward: each file is moved into ``DIR`` with ``os.replace``, the stale files are
+   deleted, the manifest replaces the old one last, and the commit folder is removed.
+
+A writer killed during step 3 (a window of a few renames, microseconds, no data written)
+leaves ``.paperkg-commit``, and until it is finished some final names already hold new files
+beside old ones. The next write into ``DIR``, or :func:`recover`, finishes the roll forward
+first, so the folder always ends as the complete new set; :func:`verify` reports an unfinished
+one. ``paperkg-manifest.json`` names the files of the current set: :func:`verify` checks them.
+(Tested by killing builds from outside while they extract and while they stage, and by
+simulating the kill at each rename of the roll forward: ``tests/test_export_set.py``.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import Callable, Iterator, Mapping
+
+from paperkg.atomic import atomic_write_text
+from paperkg.errors import GraphError
+
+MANIFEST = "paperkg-manifest.json"
+MANIFEST_FORMAT = "paperkg-output-set"
+COMMIT_DIR = ".paperkg-commit"
+STAGING_PREFIX = ".paperkg-staging-"
+LOCK_FILE = ".paperkg-lock"
+_REMOVE = "remove.json"
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@contextlib.contextmanager
+def _locked(out: Path) -> Iterator[None]:
+    import fcntl
+
+    with open(out / LOCK_FILE, "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+def read_manifest(out_dir: str | Path) -> dict:
+    """The manifest of the set in ``out_dir`` (``{}`` when there is none)."""
+    try:
+        data = json.loads((Path(out_dir) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT else {}
+
+
+def _roll_forward(out: Path) -> None:
+    commit = out / COMMIT_DIR
+    manifest = json.loads((commit / MANIFEST).read_text(encoding="utf-8"))
+    for name in manifest["files"]:
+        if (commit / name).exists():
+            os.replace(commit / name, out / name)
+    if (commit / _REMOVE).exists():
+        for name in json.loads((commit / _REMOVE).read_text(encoding="utf-8")):
+            with contextlib.suppress(FileNotFoundError):
+                (out / name).unlink()
+        (commit / _REMOVE).unlink()
+    os.replace(commit / MANIFEST, out / MANIFEST)
+    _fsync_dir(out)
+    shutil.rmtree(commit)
+
+
+def _recover(out: Path) -> None:
+    if (out / COMMIT_DIR / MANIFEST).exists():
+        _roll_forward(out)
+    elif (out / COMMIT_DIR).exists():  # the manifest moved already: only the folder is left
+        shutil.rmtree(out / COMMIT_DIR)
+    for staging in out.glob(STAGING_PREFIX + "*"):
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def recover(out_dir: str | Path) -> None:
+    """Finish a set whose writer was killed after the commit point; drop uncommitted staging."""
+    out = Path(out_dir)
+    if out.is_dir():
+        with _locked(out):
+            _recover(out)
+
+
+def verify(out_dir: str | Path) -> list[str]:
+    """The problems of the set in ``out_dir`` (missing or changed files); ``[]`` when complete."""
+    out = Path(out_dir)
+    manifest = read_manifest(out)
+    if not manifest:
+        return [f"{out / MANIFEST}: no manifest"]
+    problems = []
+    for name, info in manifest["files"].items():
+        path = out / name
+        if not path.is_file():
+            problems.append(f"{path}: missing")
+        elif path.stat().st_size != info["bytes"] or _sha256(path) != info["sha256"]:
+            problems.append(f"{path}: not the file of this set")
+    if (out / COMMIT_DIR).exists():
+        problems.append(f"{out / COMMIT_DIR}: a committed set is not rolled forward yet")
+    return problems
+
+
+def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], *,
+              replaces: tuple[str, ...] = (), info: Mapping | None = None) -> dict[str, Path]:
+    """Write one set of files into ``out_dir`` (see the module docstring).
+
+    ``write(folder)`` writes every file of the set directly inside ``folder`` and returns
+    ``{key: path}``. Files of the previous set (its manifest) that the new one lacks are deleted,
+    and so are files matching the ``replaces`` glob patterns (outputs of writers from before
+    manifests). ``info`` goes into the manifest. Returns ``{key: final path}``.
+
+    >>> import tempfile
+    >>> out = Path(tempfile.mkdtemp())
+    >>> def pages(n):
+    ...     return lambda folder: {f"p{i}": atomic_write_text(folder / f"p{i}.txt", "x") for i in range(n)}
+    >>> sorted(write_set(out, pages(3))), sorted(write_set(out, pages(1)))
+    (['p0', 'p1', 'p2'], ['p0'])
+    >>> sorted(p.name for p in out.iterdir()), verify(out)
+    (['.paperkg-lock', 'p0.txt', 'paperkg-manifest.json'], [])
+    """
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise GraphError(f"{out}: exists and is not a directory (the exports go into a folder)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise GraphError(f"{out}: cannot create the output folder ({exc.strerror})") from exc
+    with _locked(out):
+        _recover(out)
+        stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
+        try:
+            written = dict(write(stage))
+            files = {}
+            for key, path in written.items():
+                path = Path(path)
+                if path.parent != stage or path.name in (MANIFEST, _REMOVE):
+                    raise GraphError(f"{path}: an export set holds only files directly in its folder")
+                files[path.name] = {"bytes": path.stat().st_size, "sha256": _sha256(path)}
+            old = read_manifest(out).get("files", {})
+            stale = sorted(name for name in {*old, *(p.name for p in out.iterdir() if p.is_file()
+                                                    and any(fnmatch(p.name, pat) for pat in replaces))}
+                           if name not in files)
+            atomic_write_text(stage / _REMOVE, json.dumps(stale) + "\n")
+            atomic_write_text(stage / MANIFEST, json.dumps(
+                {"format": MANIFEST_FORMAT, "version": 1, "files": dict(sorted(files.items())), **(info or {})},
+                indent=2, sort_keys=False) + "\n")
+            _fsync_dir(stage)
+        except BaseException:
+            shutil.rmtree(stage, ignore_errors=True)
+            raise
+        os.rename(stage, out / COMMIT_DIR)  # the commit point
+        _fsync_dir(out)
+        _roll_forward(out)
+    return {key: out / Path(path).name for key, path in written.items()}
