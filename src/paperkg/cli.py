@@ -243,11 +243,21 @@ data_dir_opt = click.option("--data-dir", type=click.Path(path_type=Path), defau
 @data_dir_opt
 @click.option("--timeout", default=180.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
               help="Seconds to wait until Bolt answers.")
-def neo4j_start(port, data_dir, timeout):
-    """Build the launcher (cached), start Neo4j in the background and wait until Bolt answers."""
+@click.option("--heap", default=None, metavar="SIZE",
+              help="JVM heap, e.g. 2g (default: a sixth of the available memory, 1-4 GB; PAPERKG_NEO4J_HEAP).")
+@click.option("--page-cache", default=None, metavar="SIZE",
+              help="Neo4j page cache, e.g. 512m (default: an eighth of the available memory, up to 2 GB; "
+                   "PAPERKG_NEO4J_PAGE_CACHE).")
+def neo4j_start(port, data_dir, timeout, heap, page_cache):
+    """Build the launcher (cached), start Neo4j in the background and wait until Bolt answers.
+
+    JVM heap and page cache follow the available memory (under 3 GB available: a small,
+    fast-starting JVM); --heap, --page-cache and PAPERKG_NEO4J_JAVA_OPTS override them.
+    """
     from paperkg.queries.server import start_local
 
-    server = start_local(port=port, data_dir=data_dir, timeout=timeout, progress=lambda line: click.echo(line, err=True))
+    server = start_local(port=port, data_dir=data_dir, timeout=timeout, heap=heap, page_cache=page_cache,
+                         progress=lambda line: click.echo(line, err=True))
     state = "started" if server.started else "already running"
     click.echo(f"Neo4j {state} (pid {server.pid}) at {server.uri}; data {server.data_dir}; log {server.log_path}")
 
