@@ -23,6 +23,7 @@ MODULES = [
     "paperkg.graph.analytics",
     "paperkg.graph.export",
     "paperkg.queries.runner",
+    "paperkg.queries.launcher",
     "paperkg.queries.loader",
     "paperkg.queries.shell",
     "paperkg.graph.export_set",
