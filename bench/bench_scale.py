@@ -1,7 +1,7 @@
 """Build cost at scale on real abstracts: 10k / 50k / 95k papers from ../shared/data.
 
     python bench/bench_scale.py [--sizes 10000,50000,95000] [--full] [--n-process 1] [--add 1000] [--no-html]
-                                [--save-graph graph-95k.json]
+                                [--no-incremental] [--save-graph graph-95k.json]
 
 The papers are the 8,112 corpus abstracts, then the 87,014 unlabeled ones, in that order, so a
 size is a prefix of the next. For each size, a fresh child process runs ``paperkg build`` (as
@@ -185,6 +185,8 @@ def report(sizes: list[int], fresh: dict[int, dict], incremental: dict[int, dict
             cells.append(exponent(a, sum(c for _, c in fresh[a]["stages"].values()), b, sum(c for _, c in fresh[b]["stages"].values())))
             cells.append(exponent(a, fresh[a]["peak_rss_mb"], b, fresh[b]["peak_rss_mb"]))
             print(f"{f'{a}->{b}':>15} " + " ".join(f"{c:>8}" for c in cells))
+    if not incremental:
+        return
     print(f"\nincremental rebuild: the last {args.add} papers new, the rest in the store")
     print(f"{'papers':>7} {'extracted':>9} {'reused':>7} {'extract CPU s':>14} {'total CPU s':>12} {'fresh total CPU s':>18}")
     for size in sizes:
@@ -202,6 +204,7 @@ def main() -> None:
     parser.add_argument("--n-process", type=int, default=1)
     parser.add_argument("--add", type=int, default=1000, help="Papers added for the incremental rebuild.")
     parser.add_argument("--no-html", action="store_true", help="Leave the explorer pages out of the export stage.")
+    parser.add_argument("--no-incremental", action="store_true", help="Skip the incremental rebuilds.")
     parser.add_argument("--save-graph", type=Path, help="Save the largest size's graph.json here (for bench_neo4j).")
     parser.add_argument("--worker", choices=["fresh", "incremental"], help=argparse.SUPPRESS)
     parser.add_argument("--inputs", help=argparse.SUPPRESS)
@@ -217,7 +220,8 @@ def main() -> None:
             inputs = write_inputs(args.data, size, Path(tmp))
             out = Path(tmp) / f"out-{size}"
             fresh[size] = run_child(args, "fresh", inputs, out)
-            incremental[size] = run_child(args, "incremental", inputs, out)
+            if not args.no_incremental:
+                incremental[size] = run_child(args, "incremental", inputs, out)
             print(f"... {size} papers done", file=sys.stderr, flush=True)
             inputs.unlink()
     report(sizes, fresh, incremental, args)

@@ -45,7 +45,7 @@ def build_graph(extractions: Sequence[Extraction], *, top_k: int = 20,
     with stage("graph"):
         graph = add_extractions(nx.DiGraph(paperkg_schema=1), extractions)
     with stage("link"):
-        graph = add_links(graph, top_k=top_k)
+        graph = add_links(graph, top_k=top_k, copy=False)
     with stage("communities"):
         return add_communities(graph)
 
