@@ -232,6 +232,9 @@ def bench_scale(graph_json: Path, java_opts) -> None:
                 driver = connect(settings)
                 try:
                     counts[way] = database_counts(driver, settings)
+                    with driver.session(database=settings.database) as session:
+                        for label in ("Paper", "Entity"):
+                            counts[way][label] = session.run(f"MATCH (n:{label}) RETURN count(n) AS c").single()["c"]
                 finally:
                     driver.close()
             finally:
@@ -241,7 +244,8 @@ def bench_scale(graph_json: Path, java_opts) -> None:
             extra = f", server {server_cpu:.1f} CPU s" if way == "load" else ""
             print(f"[scale] {way}: `{shown}`: {wall:.1f} s wall, {cpu:.1f} CPU s (command and its children{extra}); "
                   f"{rels / wall:,.0f} rels/s; then start {start_seconds:.1f} s; database over Bolt: "
-                  f"{counts[way]['nodes']:,} nodes, {rels:,} relationships; says: {out[:300]}",
+                  f"{counts[way]['nodes']:,} nodes ({counts[way]['Paper']:,} :Paper, {counts[way]['Entity']:,} :Entity), "
+                  f"{rels:,} relationships; says: {out[:300]}",
                   flush=True)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

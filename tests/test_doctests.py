@@ -24,6 +24,7 @@ MODULES = [
     "paperkg.graph.export",
     "paperkg.queries.runner",
     "paperkg.queries.launcher",
+    "paperkg.queries.neo4j_import",
     "paperkg.queries.loader",
     "paperkg.queries.shell",
     "paperkg.graph.export_set",

@@ -279,7 +279,9 @@ def neo4j_stop(data_dir):
 @click.argument("source", type=click.Path(path_type=Path))
 @data_dir_opt
 @click.option("--database", default="neo4j", show_default=True, help="Database to create or replace.")
-@click.option("--array-delimiter", default=";", show_default=True, help="Separator of array values in the CSVs.")
+@click.option("--array-delimiter", default=None,
+              help="Separator of array values in the CSVs (default: for a graph.json the first of ; | ^ ~ ` that no "
+                   "value holds; for a folder ;).")
 def neo4j_import(source, data_dir, database, array_delimiter):
     """Bulk-import SOURCE (a graph.json, or a folder from 'paperkg export --format neo4j-admin')
     into the local Neo4j's data dir with the launcher's own import tool (no neo4j-admin needed).
