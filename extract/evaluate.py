@@ -506,16 +506,23 @@ def format_report(report: EvaluationReport, *, max_errors: int = 10) -> str:
         lines.append("Right span, wrong label (gold -> predicted): " + ", ".join(
             f"{c.gold_label}->{c.predicted_label} x{c.count}" for c in report.confusions
         ))
-    for title_, errors in (
-        ("Top false positives (exact)", report.false_positives),
-        ("Top false negatives (exact)", report.false_negatives),
-    ):
-        if errors:
-            lines.append("")
-            lines.append(f"{title_}:")
-            for err in errors[:max_errors]:
-                lines.append(f"  {err.count:>4}  {err.label:<8} {err.text}")
+    lines += error_lines("Top false positives (exact)", report.false_positives, max_errors)
+    lines += error_lines("Top false negatives (exact)", report.false_negatives, max_errors)
     return "\n".join(lines)
+
+
+def error_lines(title: str, errors: Sequence[ErrorCount], max_errors: int) -> list[str]:
+    """A report's list of errors: a blank line, ``title:``, then the first ``max_errors``, one a
+    line (count, label, text); nothing when there are none. Both report formats print with it.
+
+    >>> error_lines("Top false positives", [ErrorCount("FooNet", "Benchmark", 3)], 10)
+    ['', 'Top false positives:', '     3  Benchmark FooNet']
+    >>> error_lines("Misses", [], 10)
+    []
+    """
+    if not errors:
+        return []
+    return ["", f"{title}:", *(f"  {err.count:>4}  {err.label:<9} {err.text}" for err in errors[:max_errors])]
 
 
 __all__ = [
@@ -530,6 +537,7 @@ __all__ = [
     "TypeScore",
     "annotated_labels",
     "evaluate_spans",
+    "error_lines",
     "format_report",
     "json_records",
     "read_gold",

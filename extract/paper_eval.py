@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from paperkg.errors import EvaluationError
-from paperkg.extract.evaluate import ErrorCount, TypeScore, _fail, json_records
+from paperkg.extract.evaluate import ErrorCount, TypeScore, _fail, error_lines, json_records
 from paperkg.extract.normalize import normalize_key
 from paperkg.types import ENTITY_TYPES, ROLES, Extraction, Paper
 
@@ -394,10 +394,7 @@ def format_paper_report(report: PaperEvaluationReport, *, max_errors: int = 10) 
         )
     for title, groups in (("False positives", r.false_positives), ("Missed core entities", r.misses)):
         for name, errors in groups:
-            lines.append("")
-            lines.append(f"{title}, {name} (most frequent first):")
-            for err in errors[:max_errors]:
-                lines.append(f"  {err.count:>4}  {err.label:<9} {err.text}")
+            lines += error_lines(f"{title}, {name} (most frequent first)", errors, max_errors)
     return "\n".join(lines)
 
 

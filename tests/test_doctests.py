@@ -8,6 +8,7 @@ import pytest
 MODULES = [
     "paperkg.extract.readers",
     "paperkg.extract.sanitize",
+    "paperkg.extract.evaluate",
     "paperkg.extract.budget",
     "paperkg.paths",
     "paperkg.extract.markup",
