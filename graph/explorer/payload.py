@@ -11,7 +11,7 @@ from paperkg.graph.explorer.config import (
     DEFAULT_CAPS, DEFAULT_HOPS, EXTRA_COLOURS, LABEL_MAX, MAX_HOPS, PALETTE, SHAPES, VIEWS,
 )
 from paperkg.graph.explorer.layout import place
-from paperkg.graph.explorer.text import short
+from paperkg.graph.explorer.text import as_text, short
 from paperkg.graph.explorer.universe import Universe, as_digraph, build_universe
 from paperkg.graph.explorer.views import (
     View, check_cap, cluster_node, cluster_radius, entity_map_view, focus_view, resolve_node, similarity_view,
@@ -181,8 +181,12 @@ def explorer_data(
     hops: int = DEFAULT_HOPS,
     max_focus_nodes: int | None = None,
     title: str | None = None,
+    links: Sequence[tuple[str, str]] = (),
 ) -> dict[str, Any]:
-    """The JSON payload of one page (what :func:`render_html` embeds), as a dict."""
+    """The JSON payload of one page (what :func:`render_html` embeds), as a dict.
+
+    ``links``: (label, relative href) pairs for the page's view navigation.
+    """
     uni, v, caps = prepare(
         graph,
         view=view,
@@ -193,4 +197,5 @@ def explorer_data(
         hops=hops,
         max_focus_nodes=max_focus_nodes,
     )
-    return payload(uni, v, caps, hops, title or "paperkg explorer", [])
+    nav = [{"label": str(label), "href": str(href)} for label, href in links]
+    return payload(uni, v, caps, hops, as_text(title) or "paperkg explorer", nav)
