@@ -12,7 +12,7 @@ from typing import Any
 
 from paperkg.atomic import atomic_write_text
 from paperkg.errors import GraphError
-from paperkg.graph.explorer.config import DEFAULT_HOPS, JS_MODULES, TEMPLATES, VIEW_FILES, VIEWS
+from paperkg.graph.explorer.config import JS_MODULES, TEMPLATES, VIEW_FILES, VIEWS
 from paperkg.graph.explorer.payload import explorer_data
 from paperkg.graph.explorer.text import json_for_script
 from paperkg.graph.explorer.universe import as_digraph, build_universe
@@ -148,17 +148,13 @@ def write_views(
     *,
     views: Iterable[str] = ("overview", "entity-map", "similarity"),
     focus: str | Sequence[str] | None = None,
-    hops: int = DEFAULT_HOPS,
-    max_entities: int | None = None,
-    max_papers: int | None = None,
-    max_edges: int | None = None,
-    max_focus_nodes: int | None = None,
-    title: str | None = None,
+    **options: Any,
 ) -> list[Path]:
     """Write the views into ``out_dir`` (created): ``explorer.html`` (overview), ``entities.html``
     (entity map), ``similarity.html`` and, per ``focus`` node, ``focus-<node>.html``. The pages
-    link to each other and are written as one set (:func:`write_pages`). Caps left ``None`` take
-    the per-view :data:`DEFAULT_CAPS`. Returns the written paths in that order."""
+    link to each other and are written as one set (:func:`write_pages`). ``options``: ``hops``,
+    ``title`` and the caps, as in :func:`write_html`; caps left ``None`` take the per-view
+    :data:`DEFAULT_CAPS`. Returns the written paths in that order."""
     views = list(views)
     for name in views:
         if name not in VIEW_FILES:
@@ -171,9 +167,7 @@ def write_views(
     else:
         focus_ids = []
     nav_labels = {"overview": "Overview", "entity-map": "Entity map", "similarity": "Similarity"}
-    shared = dict(hops=hops, max_entities=max_entities, max_papers=max_papers, max_edges=max_edges,
-                  max_focus_nodes=max_focus_nodes, title=title,
-                  links=[(nav_labels[name], VIEW_FILES[name]) for name in views])
+    shared = {**options, "links": [(nav_labels[name], VIEW_FILES[name]) for name in views]}
     pages = [(VIEW_FILES[name], {**shared, "view": name}) for name in views]
     pages += [(focus_file(fid), {**shared, "view": "focus", "focus": fid}) for fid in focus_ids]
     return write_pages(Path(out_dir), g, pages)
@@ -184,13 +178,8 @@ def write_html(
     out: str | Path,
     *,
     view: str | None = None,
-    max_entities: int | None = None,
-    max_papers: int | None = None,
-    max_edges: int | None = None,
     focus: str | None = None,
-    hops: int = DEFAULT_HOPS,
-    max_focus_nodes: int | None = None,
-    title: str | None = None,
+    **options: Any,
 ) -> list[Path]:
     """Write the explorer page(s) for ``graph`` (a ``networkx.DiGraph`` or a ``KnowledgeGraph``).
 
@@ -201,15 +190,14 @@ def write_html(
     (every view, plus the focus page when ``focus`` is given) and ``"overview"`` for a file
     (the focus page instead when ``focus`` is given). ``focus`` (a node id
     such as ``"paper:<id>"`` / ``"entity:<key>"``, a bare paper id / entity key, or an exact
-    entity name) writes the focus page: the ego graph within ``hops`` (1-3) hops, at most
-    ``max_focus_nodes`` nodes and ``max_edges`` edges. Caps left ``None`` take
-    :data:`DEFAULT_CAPS`. The pages of a directory are written as one set (:func:`write_pages`);
+    entity name) writes the focus page: the ego graph within ``hops`` (1-3, default 2) hops, at
+    most ``max_focus_nodes`` nodes and ``max_edges`` edges. ``options`` are those, ``title`` and
+    the caps ``max_entities``, ``max_papers``, ``max_edges`` (see
+    :func:`~paperkg.graph.explorer.payload.prepare`); caps left ``None`` take :data:`DEFAULT_CAPS`. The pages of a directory are written as one set (:func:`write_pages`);
     so is a file whose folder holds a set (a build's folder), else it is one atomic write.
     Returns the paths written. Raises :class:`paperkg.errors.GraphError` on bad arguments.
     """
     out = Path(out)
-    options = dict(hops=hops, max_entities=max_entities, max_papers=max_papers, max_edges=max_edges,
-                   max_focus_nodes=max_focus_nodes, title=title)
     if view is None:
         view = "all" if is_dir_target(out) else "overview"
     if view == "all":
@@ -222,7 +210,7 @@ def write_html(
     if effective == "focus" and focus is None:
         raise GraphError("view 'focus' needs focus=<paper or entity id>")
     g = as_digraph(graph)
-    options.update(view=effective, focus=focus)
+    options = {**options, "view": effective, "focus": focus}
     if is_dir_target(out):
         if effective == "focus":
             uni = build_universe(g)
