@@ -84,13 +84,19 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _parse_entity(raw: Any, text: str, path: Path, line: int, index: int) -> GoldEntity:
+def entity_object(raw: Any, fields: Sequence[str], path: Path, line: int, index: int) -> str:
+    """Check that gold entity #``index`` is a JSON object with ``fields``; its name for errors."""
     where = f"entity #{index}"
     if not isinstance(raw, dict):
         raise _fail(path, line, f"{where} is not a JSON object")
-    for key in ("start", "end", "label", "text"):
+    for key in fields:
         if key not in raw:
             raise _fail(path, line, f"{where} has no {key!r} field")
+    return where
+
+
+def _parse_entity(raw: Any, text: str, path: Path, line: int, index: int) -> GoldEntity:
+    where = entity_object(raw, ("start", "end", "label", "text"), path, line, index)
     start, end, label, span_text = raw["start"], raw["end"], raw["label"], raw["text"]
     if not _is_int(start) or not _is_int(end):
         raise _fail(path, line, f"{where}: 'start' and 'end' must be integers")
