@@ -327,7 +327,8 @@ def load_command(graph_file, batch_size, uri, user, password, database, progress
 @cli.command("query")
 @click.argument("name", required=False)
 @click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="A query parameter (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True,
+              help="How the rows are printed.")
 @click.option("--list", "list_queries", is_flag=True, help="List every query with its description and parameters.")
 @click.option("--graph", "graph_file", type=click.Path(path_type=Path), default=None,
               help="Run over a saved graph.json with NetworkX instead of Neo4j (same rows, no server).")
