@@ -17,8 +17,9 @@ the real import tool). As neither stores empty lists, an entity without aliases 
 without authors has no ``aliases``/``authors`` property.
 
 Every string is quoted (``"`` doubled inside), a missing value is an empty unquoted field (no
-property), and arrays are joined with the array delimiter (``;``); an array element that
-contains the delimiter is an error naming it (choose another with ``array_delimiter``).
+property), and arrays are joined with the array delimiter: by default the first of
+:data:`DELIMITERS` that no array element holds (:func:`pick_array_delimiter`); a given one that
+an element contains is an error naming it.
 Abstracts may span lines, hence ``--multiline-fields=true`` in the command.
 """
 
@@ -104,6 +105,43 @@ def _write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[Any]],
     return count
 
 
+#: Array delimiters tried in order when none is given: the first that no array element holds
+#: (real abstracts have aliases such as "5 rlowbarri.ubar;ri.ubar").
+DELIMITERS = (";", "|", "^", "~", "`")
+
+
+def pick_array_delimiter(graph: nx.DiGraph) -> str:
+    """The first of :data:`DELIMITERS` that no array element of ``graph`` contains (authors,
+    aliases, alias keys; a link's ``shared`` keys are alias keys too).
+
+    >>> g = nx.DiGraph(); g.add_node("entity:x", kind="Entity", aliases=["a;b"], alias_keys=["x|y"])
+    >>> pick_array_delimiter(g)
+    '^'
+    """
+    free = list(DELIMITERS)
+    for _, attrs in graph.nodes(data=True):
+        for name in ("authors", "aliases", "alias_keys"):
+            for item in attrs.get(name) or ():
+                free = [c for c in free if c not in str(item)]
+                if not free:
+                    raise GraphError(f"every array delimiter ({' '.join(DELIMITERS)}) occurs in an array element "
+                                     f"of {attrs.get('key') or attrs.get('paper_id')!r}; pass --array-delimiter")
+    return free[0]
+
+
+def script_array_delimiter(out_dir: Path) -> str:
+    """The array delimiter that ``out_dir/import.sh`` (written by :func:`write_neo4j_admin`)
+    imports with; ``;`` for a folder without one (CSVs written by hand or by an old export)."""
+    script = Path(out_dir) / "import.sh"
+    if script.is_file():
+        for line in script.read_text(encoding="utf-8").splitlines():
+            if "--array-delimiter=" in line and not line.lstrip().startswith("#"):
+                for word in shlex.split(line, comments=True):
+                    if word.startswith("--array-delimiter="):
+                        return word.split("=", 1)[1]
+    return ";"
+
+
 def import_options(out_dir: Path, *, array_delimiter: str = ";") -> list[str]:
     """The options of ``database import full`` for the files in ``out_dir``."""
     files = {key: str(out_dir / name) for key, name in FILES.items()}
@@ -118,13 +156,16 @@ def import_command(out_dir: Path, *, database: str = "neo4j", array_delimiter: s
     return f"neo4j-admin database import full {shlex.quote(database)} {options}"
 
 
-def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter: str = ";",
+def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter: str | None = None,
                       database: str = "neo4j") -> dict[str, Path]:
     """Write the CSVs, ``constraints.cypher`` and ``import.sh`` into ``out_dir``; returns their paths.
+    ``array_delimiter`` defaults to :func:`pick_array_delimiter`; ``import.sh`` names it.
 
     Raises :class:`GraphError` for an entity type or role outside the closed sets, or an array
-    element that contains ``array_delimiter``.
+    element that contains the given ``array_delimiter``.
     """
+    if array_delimiter is None:
+        array_delimiter = pick_array_delimiter(graph)
     if len(array_delimiter) != 1 or array_delimiter in ',"\n\r':
         raise GraphError(f"the array delimiter must be one character other than , \" and newline, got {array_delimiter!r}")
     out = Path(out_dir)

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from paperkg.cli import cli
 from paperkg.errors import GraphError
-from paperkg.graph.neo4j_admin import write_neo4j_admin
+from paperkg.graph.neo4j_admin import script_array_delimiter, write_neo4j_admin
 
 ROLE_TYPES = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
 
@@ -86,7 +86,11 @@ def test_quoting_nulls_and_the_array_delimiter(tmp_path):
     graph.add_node("entity:x", kind="Entity", type="Method", key="x", name="X", aliases=["a;b"], paper_count=1)
     graph.add_edge("paper:p", "entity:x", kind="HAS", role="used", count=1, evidence="e", evidence_offset=0, mentions=[])
     with pytest.raises(GraphError, match="array delimiter"):
-        write_neo4j_admin(graph, tmp_path / "a")
+        write_neo4j_admin(graph, tmp_path / "a", array_delimiter=";")
+    picked = write_neo4j_admin(graph, tmp_path / "c")  # the default: a delimiter no value holds
+    assert script_array_delimiter(tmp_path / "c") == "|"
+    assert read_rows(picked["entities"])[1][0][4] == "a;b"
+    assert script_array_delimiter(tmp_path / "nowhere") == ";"
     written = write_neo4j_admin(graph, tmp_path / "b", array_delimiter="|")
     text = written["papers"].read_text(encoding="utf-8").splitlines()
     # a missing value is an empty unquoted field (no property); strings are always quoted
@@ -188,7 +192,7 @@ def test_import_picks_a_delimiter_no_alias_holds(seeds_kg, tmp_path):
     from neo4j_fixtures import TEST_PASSWORD
 
     from paperkg.graph.export import write_node_link
-    from paperkg.queries.neo4j_import import pick_array_delimiter
+    from paperkg.graph.neo4j_admin import pick_array_delimiter
     from paperkg.queries.runner import Neo4jSettings, connect
     from paperkg.queries.server import free_port, start_local, stop_local
 

@@ -177,8 +177,9 @@ class KnowledgeGraph:
         settings = Neo4jSettings.from_env(uri=uri, user=user, password=password, database=database)
         return load_graph(self.graph, settings, batch_size=batch_size, progress=progress)
 
-    def to_neo4j_admin(self, out_dir: PathLike, *, array_delimiter: str = ";") -> dict[str, Path]:
-        """Node and relationship CSVs (and import.sh) for ``neo4j-admin database import full``."""
+    def to_neo4j_admin(self, out_dir: PathLike, *, array_delimiter: str | None = None) -> dict[str, Path]:
+        """Node and relationship CSVs (and import.sh) for ``neo4j-admin database import full``;
+        ``array_delimiter`` defaults to one that no array value holds."""
         from paperkg.graph.neo4j_admin import write_neo4j_admin
 
         return write_neo4j_admin(self.graph, out_dir, array_delimiter=array_delimiter)

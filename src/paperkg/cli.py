@@ -284,7 +284,7 @@ def neo4j_stop(data_dir):
 @click.option("--database", default="neo4j", show_default=True, help="Database to create or replace.")
 @click.option("--array-delimiter", default=None,
               help="Separator of array values in the CSVs (default: for a graph.json the first of ; | ^ ~ ` that no "
-                   "value holds; for a folder ;).")
+                   "value holds; for a folder the one its import.sh names).")
 def neo4j_import(source, data_dir, database, array_delimiter):
     """Bulk-import SOURCE (a graph.json, or a folder from 'paperkg export --format neo4j-admin')
     into the local Neo4j's data dir with the launcher's own import tool (no neo4j-admin needed).
@@ -386,7 +386,8 @@ def cypher_command(uri, user, password, database):
 @click.option("--format", "fmt", type=click.Choice(["neo4j-admin"]), required=True,
               help="neo4j-admin: node and relationship CSVs for 'neo4j-admin database import full'.")
 @click.argument("out_dir", type=click.Path(path_type=Path))
-@click.option("--array-delimiter", default=";", show_default=True, help="Separator of array values in the CSVs.")
+@click.option("--array-delimiter", default=None,
+              help="Separator of array values in the CSVs (default: the first of ; | ^ ~ ` that no value holds).")
 def export_command(graph_file, fmt, out_dir, array_delimiter):
     """Export a saved graph (GRAPH_FILE) for bulk import into OUT_DIR."""
     written = paperkg.load(graph_file).to_neo4j_admin(out_dir, array_delimiter=array_delimiter)
