@@ -15,6 +15,7 @@ from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from pathlib import Path
 
+import numpy
 import spacy
 from spacy.attrs import IDX, LENGTH, SENT_START
 from spacy.language import Language
@@ -132,7 +133,7 @@ class EntityComponent:
             kind = _context_type(text, end) or kind
             anchor = max(role_anchor.get(start, start), s_start)
             role = role_for(sentence_texts[index], anchor - s_start, end - s_start, origin=origin)
-            if role == "proposed" and origin != "proposal" and _key(text[start:end]) in self.type_by_key:
+            if role == "proposed" and origin != "proposal" and normalize_key(text[start:end]) in self.type_by_key:
                 role = "used"  # a name in the gazetteer is known already, so this paper did not introduce it
             mentions.append((start, end, kind, role, origin, s_start, s_end, nested))
         doc._.paperkg_mentions = mentions
@@ -143,7 +144,7 @@ class EntityComponent:
         return doc
 
     def _type_for(self, name: str) -> str | None:
-        return self.type_by_key.get(_key(name)) or type_from_head(name)
+        return self.type_by_key.get(normalize_key(name)) or type_from_head(name)
 
     def _clean(self, text: str, candidates: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
         cleaned = []
@@ -164,12 +165,7 @@ class EntityComponent:
         if is_generic(name):
             return False
         # The candidate filter: a name the gazetteer knows is an entity whatever its form.
-        return known or _key(name) in self.type_by_key or not reject_reason(name)
-
-
-#: normalize_key is pure and the same names recur across abstracts (as gazetteer hits, long
-#: forms, model spans): asked once each.
-_key = lru_cache(maxsize=1 << 16)(normalize_key)
+        return known or normalize_key(name) in self.type_by_key or not reject_reason(name)
 
 
 def _token_offsets(doc: Doc) -> tuple[list[int], list[int], list[tuple[int, int]]]:
@@ -177,11 +173,11 @@ def _token_offsets(doc: Doc) -> tuple[list[int], list[int], list[tuple[int, int]
     sentence, as ``Doc.sents`` gives them (a sentence starts at a token whose SENT_START is 1)."""
     if not len(doc):
         return [], [], []
-    rows = doc.to_array([IDX, LENGTH, SENT_START]).tolist()
-    starts = [row[0] for row in rows]
-    ends = [row[0] + row[1] for row in rows]
-    cuts = [0] + [i for i in range(1, len(rows)) if rows[i][2] == 1] + [len(rows)]
-    return starts, ends, [(starts[a], ends[b - 1]) for a, b in zip(cuts, cuts[1:])]
+    rows = doc.to_array([IDX, LENGTH, SENT_START]).astype(numpy.int64)  # SENT_START -1 comes as 2**64 - 1
+    starts, ends = rows[:, 0], rows[:, 0] + rows[:, 1]
+    cuts = numpy.flatnonzero(rows[1:, 2] == 1) + 1
+    firsts, lasts = numpy.concatenate(([0], cuts)), numpy.concatenate((cuts, [len(rows)])) - 1
+    return starts.tolist(), ends.tolist(), list(zip(starts[firsts].tolist(), ends[lasts].tolist()))
 
 
 def _drop_cut_model_spans(candidates: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
