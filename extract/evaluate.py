@@ -84,13 +84,19 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _parse_entity(raw: Any, text: str, path: Path, line: int, index: int) -> GoldEntity:
+def entity_object(raw: Any, fields: Sequence[str], path: Path, line: int, index: int) -> str:
+    """Check that gold entity #``index`` is a JSON object with ``fields``; its name for errors."""
     where = f"entity #{index}"
     if not isinstance(raw, dict):
         raise _fail(path, line, f"{where} is not a JSON object")
-    for key in ("start", "end", "label", "text"):
+    for key in fields:
         if key not in raw:
             raise _fail(path, line, f"{where} has no {key!r} field")
+    return where
+
+
+def _parse_entity(raw: Any, text: str, path: Path, line: int, index: int) -> GoldEntity:
+    where = entity_object(raw, ("start", "end", "label", "text"), path, line, index)
     start, end, label, span_text = raw["start"], raw["end"], raw["label"], raw["text"]
     if not _is_int(start) or not _is_int(end):
         raise _fail(path, line, f"{where}: 'start' and 'end' must be integers")
@@ -506,16 +512,23 @@ def format_report(report: EvaluationReport, *, max_errors: int = 10) -> str:
         lines.append("Right span, wrong label (gold -> predicted): " + ", ".join(
             f"{c.gold_label}->{c.predicted_label} x{c.count}" for c in report.confusions
         ))
-    for title_, errors in (
-        ("Top false positives (exact)", report.false_positives),
-        ("Top false negatives (exact)", report.false_negatives),
-    ):
-        if errors:
-            lines.append("")
-            lines.append(f"{title_}:")
-            for err in errors[:max_errors]:
-                lines.append(f"  {err.count:>4}  {err.label:<8} {err.text}")
+    lines += error_lines("Top false positives (exact)", report.false_positives, max_errors)
+    lines += error_lines("Top false negatives (exact)", report.false_negatives, max_errors)
     return "\n".join(lines)
+
+
+def error_lines(title: str, errors: Sequence[ErrorCount], max_errors: int) -> list[str]:
+    """A report's list of errors: a blank line, ``title:``, then the first ``max_errors``, one a
+    line (count, label, text); nothing when there are none. Both report formats print with it.
+
+    >>> error_lines("Top false positives", [ErrorCount("FooNet", "Benchmark", 3)], 10)
+    ['', 'Top false positives:', '     3  Benchmark FooNet']
+    >>> error_lines("Misses", [], 10)
+    []
+    """
+    if not errors:
+        return []
+    return ["", f"{title}:", *(f"  {err.count:>4}  {err.label:<9} {err.text}" for err in errors[:max_errors])]
 
 
 __all__ = [
@@ -530,6 +543,7 @@ __all__ = [
     "TypeScore",
     "annotated_labels",
     "evaluate_spans",
+    "error_lines",
     "format_report",
     "json_records",
     "read_gold",

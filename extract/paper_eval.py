@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from paperkg.errors import EvaluationError
-from paperkg.extract.evaluate import ErrorCount, TypeScore, _fail, json_records
+from paperkg.extract.evaluate import ErrorCount, TypeScore, _fail, entity_object, error_lines, json_records
 from paperkg.extract.normalize import normalize_key
 from paperkg.types import ENTITY_TYPES, ROLES, Extraction, Paper
 
@@ -84,12 +84,7 @@ def is_paper_level(path: Path | str) -> bool:
 
 
 def _parse_entity(raw: Any, abstract: str, path: Path, line: int, index: int) -> GoldPaperEntity:
-    where = f"entity #{index}"
-    if not isinstance(raw, dict):
-        raise _fail(path, line, f"{where} is not a JSON object")
-    for key in ("name", "type", "role", "mentions"):
-        if key not in raw:
-            raise _fail(path, line, f"{where} has no {key!r} field")
+    where = entity_object(raw, ("name", "type", "role", "mentions"), path, line, index)
     if raw["type"] not in ENTITY_TYPES or (raw.get("alt_type") and raw["alt_type"] not in ENTITY_TYPES):
         raise _fail(path, line, f"{where}: unknown type {raw['type']!r} (expected one of {list(ENTITY_TYPES)})")
     if raw["role"] not in ROLES:
@@ -394,10 +389,7 @@ def format_paper_report(report: PaperEvaluationReport, *, max_errors: int = 10) 
         )
     for title, groups in (("False positives", r.false_positives), ("Missed core entities", r.misses)):
         for name, errors in groups:
-            lines.append("")
-            lines.append(f"{title}, {name} (most frequent first):")
-            for err in errors[:max_errors]:
-                lines.append(f"  {err.count:>4}  {err.label:<9} {err.text}")
+            lines += error_lines(f"{title}, {name} (most frequent first)", errors, max_errors)
     return "\n".join(lines)
 
 

@@ -3,7 +3,8 @@
 Every record that is read is either kept or reported as skipped with its file, line and reason,
 so ``read == written + skipped`` holds for every run. Recoverable problems (a non-UTF-8 byte, a
 control or zero-width character removed by :mod:`~paperkg.extract.sanitize`) become warnings
-that also name file and line. Every format is read in one linear pass.
+that also name file and line; past :data:`SHOWN_PER_KIND` of a kind in one file they are
+counted in one summary line instead of printed. Every format is read in one linear pass.
 """
 
 from __future__ import annotations
@@ -46,7 +47,16 @@ _HEADER_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _HEADER_VENUE = re.compile(r"[A-Za-z][A-Za-z&\-]*[A-Za-z]")
 _HEADER_STOPWORDS = {"papers", "paper", "list", "abstracts", "abstract", "accepted", "proceedings", "of", "the"}
 _LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+UTF8 = "invalid UTF-8"  # the warning kind of a line with a byte that is not UTF-8
 _SPACES = re.compile(r"\s+")
+
+
+#: Per file, how many warnings of one kind (a kind of cleaned character, an invalid UTF-8 line)
+#: are printed: a corpus where every record has a stray control character would otherwise
+#: bury the rest of the output. The others are logged at INFO (``paperkg --all-warnings``
+#: prints them), counted in one summary line per kind after the file, and all are kept in
+#: ``ReadResult.warnings`` (``ExtractResult.warnings`` in the API).
+SHOWN_PER_KIND = 5
 
 
 @dataclass
@@ -57,14 +67,37 @@ class ReadResult:
     skipped: list[Skipped] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     read: int = 0
+    #: source -> kind -> [warnings, characters], for the file being read
+    tally: dict[str, dict[str, list[int]]] = field(default_factory=dict, repr=False)
 
     def report(self) -> ReadReport:
         return ReadReport(read=self.read, written=len(self.papers), skipped=tuple(self.skipped))
 
-    def warn(self, source: str, line: int, message: str) -> None:
+    def warn(self, source: str, line: int, message: str, kinds: Counter | None = None) -> None:
+        """A warning naming file and line. With ``kinds`` ({kind: characters}) it is one of a
+        repeated kind: printed while some kind of it has had fewer than :data:`SHOWN_PER_KIND`
+        warnings in this file, else only counted for :meth:`summarize` (and logged at INFO)."""
         text = f"{source}:{line}: {message}"
         self.warnings.append(text)
-        log.warning(text)
+        shown = not kinds
+        for kind, characters in (kinds or {}).items():
+            counts = self.tally.setdefault(source, {}).setdefault(kind, [0, 0])
+            counts[0] += 1
+            counts[1] += characters
+            shown = shown or counts[0] <= SHOWN_PER_KIND
+        log.log(logging.WARNING if shown else logging.INFO, text)
+
+    def summarize(self, source: str) -> None:
+        """One warning per kind whose warnings about ``source`` were not all printed."""
+        tally = self.tally.pop(source, {})
+        if log.isEnabledFor(logging.INFO):  # every warning was printed
+            return
+        for kind, (count, characters) in sorted(tally.items()):
+            if count > SHOWN_PER_KIND:
+                what = ("lines with invalid UTF-8 bytes replaced with U+FFFD" if kind == UTF8
+                        else f"records with {describe(Counter({kind: characters}))} removed or replaced")
+                log.warning(f"{source}: {count:,} {what} in all; the first {SHOWN_PER_KIND} are listed "
+                            "above (paperkg --all-warnings lists every one)")
 
     def note(self, source: str, message: str) -> None:
         """A warning about a whole file or folder entry (no line)."""
@@ -217,6 +250,7 @@ def _decode_lines(path: Path, result: ReadResult) -> list[str]:
                 str(path),
                 number,
                 f"invalid UTF-8 byte 0x{raw[exc.start]:02x} at column {exc.start + 1}; replaced with U+FFFD",
+                Counter({UTF8: 1}),
             )
             lines.append(raw.decode("utf-8", errors="replace"))
     return lines
@@ -299,7 +333,7 @@ class _Collector:
             result.skip(source, line, problem)
             return
         if counts:
-            result.warn(source, line, f"removed or replaced {describe(counts)}")
+            result.warn(source, line, f"removed or replaced {describe(counts)}", counts)
         abstract = record["abstract"]
         digest = paper_id_for(abstract)
         given_id = _id_text(record.get("id"))
@@ -537,6 +571,7 @@ def read_papers(paths: Iterable[str | Path], *, max_chars: int = DEFAULT_MAX_CHA
     collector = _Collector(result, max_chars)
     for path in files:
         _READERS[path.suffix.lower()](path, collector)
+        result.summarize(str(path))
     if not result.papers:
         names = ", ".join(str(p) for p in files)
         raise InputError(f"{names}: no abstracts found ({result.read} records read, {len(result.skipped)} skipped)")

@@ -6,7 +6,8 @@ Unicode noncharacters (illegal in XML, invisible in text) go, whitespace control
 ``\\x1c``-``\\x1f``, NEL) become a space, and invisible format characters (zero-width spaces and
 joiners, soft hyphens, bidi overrides and isolates, a stray BOM) go, so ``Zero\\u200bWidthNet``
 and ``ZeroWidthNet`` are one name. The cleaned text is what the graph stores, so every offset
-indexes the abstract as stored.
+indexes the abstract as stored. The reader warns per cleaned record, the first few of each kind
+per file, then a count (``paperkg.extract.readers.SHOWN_PER_KIND``).
 """
 
 from __future__ import annotations

@@ -20,6 +20,8 @@ leaves ``.paperkg-commit``, and until it is finished some final names already ho
 beside old ones. The next write into ``DIR``, or :func:`recover`, finishes the roll forward
 first, so the folder always ends as the complete new set; :func:`verify` reports an unfinished
 one. ``paperkg-manifest.json`` names the files of the current set: :func:`verify` checks them.
+A writer of some files of a set (``paperkg html`` writing the explorer pages into a build's
+folder) merges them into it the same way: its pages land all together or not at all.
 (Tested by killing builds from outside while they extract and while they stage, and by
 simulating the kill at each rename of the roll forward: ``tests/test_export_set.py``.)
 """
@@ -27,6 +29,7 @@ simulating the kill at each rename of the roll forward: ``tests/test_export_set.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import json
 import os
@@ -45,6 +48,8 @@ COMMIT_DIR = ".paperkg-commit"
 STAGING_PREFIX = ".paperkg-staging-"
 LOCK_FILE = ".paperkg-lock"
 _REMOVE = "remove.json"
+#: The staging folder of the write_set running in this context (a nested write_set joins it).
+_staging: contextvars.ContextVar[Path | None] = contextvars.ContextVar("paperkg_export_staging", default=None)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -136,13 +141,18 @@ def verify(out_dir: str | Path) -> list[str]:
 
 
 def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], *,
-              replaces: tuple[str, ...] = (), info: Mapping | None = None) -> dict[str, Path]:
+              replaces: tuple[str, ...] = (), info: Mapping | None = None, merge: bool = False) -> dict[str, Path]:
     """Write one set of files into ``out_dir`` (see the module docstring).
 
     ``write(folder)`` writes every file of the set directly inside ``folder`` and returns
     ``{key: path}``. Files of the previous set (its manifest) that the new one lacks are deleted,
     and so are files matching the ``replaces`` glob patterns (outputs of writers from before
     manifests). ``info`` goes into the manifest. Returns ``{key: final path}``.
+
+    ``merge=True`` adds the files to the set already there instead (``paperkg html`` into a
+    build's folder): they replace files of the same name, all of them or none, and nothing is
+    deleted. A ``write_set`` into the folder that an enclosing ``write_set`` is staging writes
+    there directly: its files commit with the enclosing set.
 
     >>> import tempfile
     >>> out = Path(tempfile.mkdtemp())
@@ -152,8 +162,15 @@ def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], 
     (['p0', 'p1', 'p2'], ['p0'])
     >>> sorted(p.name for p in out.iterdir()), verify(out)
     (['.paperkg-lock', 'p0.txt', 'paperkg-manifest.json'], [])
+    >>> sorted(write_set(out, lambda folder: {"q": atomic_write_text(folder / "q.txt", "y")}, merge=True))
+    ['q']
+    >>> sorted(read_manifest(out)["files"]), verify(out)
+    (['p0.txt', 'q.txt'], [])
     """
     out = Path(out_dir)
+    staging = _staging.get()
+    if staging is not None and os.path.abspath(staging) == os.path.abspath(out):
+        return dict(write(out))
     if out.exists() and not out.is_dir():
         raise GraphError(f"{out}: exists and is not a directory (the exports go into a folder)")
     try:
@@ -163,6 +180,7 @@ def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], 
     with _locked(out):
         _recover(out)
         stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))
+        token = _staging.set(stage)
         try:
             written = dict(write(stage))
             files = {}
@@ -171,10 +189,17 @@ def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], 
                 if path.parent != stage or path.name in (MANIFEST, _REMOVE):
                     raise GraphError(f"{path}: an export set holds only files directly in its folder")
                 files[path.name] = {"bytes": path.stat().st_size, "sha256": _sha256(path)}
-            old = read_manifest(out).get("files", {})
-            stale = sorted(name for name in {*old, *(p.name for p in out.iterdir() if p.is_file()
-                                                    and any(fnmatch(p.name, pat) for pat in replaces))}
-                           if name not in files)
+            previous = read_manifest(out)
+            old = previous.get("files", {})
+            if merge:
+                stale = []
+                kept = {name: entry for name, entry in old.items() if name not in files and (out / name).is_file()}
+                files.update(kept)
+                info = {**{k: v for k, v in previous.items() if k not in ("format", "version", "files")}, **(info or {})}
+            else:
+                stale = sorted(name for name in {*old, *(p.name for p in out.iterdir() if p.is_file()
+                                                        and any(fnmatch(p.name, pat) for pat in replaces))}
+                               if name not in files)
             atomic_write_text(stage / _REMOVE, json.dumps(stale) + "\n")
             atomic_write_text(stage / MANIFEST, json.dumps(
                 {"format": MANIFEST_FORMAT, "version": 1, "files": dict(sorted(files.items())), **(info or {})},
@@ -183,6 +208,8 @@ def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], 
         except BaseException:
             shutil.rmtree(stage, ignore_errors=True)
             raise
+        finally:
+            _staging.reset(token)
         os.rename(stage, out / COMMIT_DIR)  # the commit point
         _fsync_dir(out)
         _roll_forward(out)

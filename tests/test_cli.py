@@ -26,6 +26,23 @@ def run(*args, cwd=None):
                           capture_output=True, text=True, cwd=cwd)
 
 
+def long_names(option: click.Option) -> list[str]:
+    """``--store``; both ``--html`` and ``--no-html`` for a flag pair."""
+    return [name for name in (*option.opts, *option.secondary_opts) if name.startswith("--")]
+
+
+def options_of(command: click.Command) -> list[click.Option]:
+    return [p for p in command.params if isinstance(p, click.Option) and p.name != "help"]
+
+
+def test_the_walk_reaches_subcommands_and_every_option():
+    """The two tests below see nested commands and the build's store/engine options."""
+    commands = dict(all_commands())
+    assert {("neo4j", "import"), ("neo4j", "start"), ("neo4j", "stop"), ("neo4j", "status")} <= set(commands)
+    build_options = {name for option in options_of(commands[("build",)]) for name in long_names(option)}
+    assert {"--store", "--engine", "--scheduler", "--top-k", "--no-html", "--max-chars"} <= build_options
+
+
 @pytest.mark.parametrize("path", [p for p, _ in all_commands()], ids=" ".join)
 def test_every_command_has_help_and_a_readme_entry(path):
     command = dict(all_commands())[path]
@@ -34,6 +51,22 @@ def test_every_command_has_help_and_a_readme_entry(path):
     assert result.returncode == 0 and "Usage:" in result.stdout
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert re.search(rf"paperkg {re.escape(' '.join(path))}\b", readme), f"README does not document 'paperkg {' '.join(path)}'"
+    # and every option of it: described in --help, named in the README (either form of a flag pair)
+    for option in options_of(command):
+        names = long_names(option)
+        assert (option.help or "").strip(), f"paperkg {' '.join(path)} {names[0]} has no help text"
+        assert all(name in result.stdout for name in names), f"{names} missing from paperkg {' '.join(path)} --help"
+        assert any(re.search(re.escape(name) + r"(?![\w-])", readme) for name in names), (
+            f"README does not mention paperkg {' '.join(path)} {'/'.join(names)}")
+
+
+def test_the_global_options_have_help_and_a_readme_entry():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    result = run("--help")
+    for option in options_of(cli):
+        names = long_names(option)
+        assert (option.help or "").strip() and all(name in result.stdout for name in names)
+        assert any(re.search(re.escape(name) + r"(?![\w-])", readme) for name in names), names
 
 
 def test_extract_writes_the_contract(tmp_path):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import random
 from pathlib import Path
 
 import networkx as nx
@@ -17,22 +16,11 @@ _helpers = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_helpers)
 
 
-def _reordered(g: nx.DiGraph, seed: int) -> nx.DiGraph:
-    rng = random.Random(seed)
-    nodes, edges = list(g.nodes(data=True)), list(g.edges(data=True))
-    rng.shuffle(nodes)
-    rng.shuffle(edges)
-    out = nx.DiGraph()
-    out.add_nodes_from(nodes)
-    out.add_edges_from(edges)
-    return out
-
-
 def test_same_graph_same_numbers_whatever_the_insertion_order():
     g = _helpers.make_graph(80, 30, seed=11, nasty=False)
     first = community_of(g)
     for seed in (1, 2, 3):
-        again = add_communities(_reordered(g, seed))
+        again = add_communities(_helpers._shuffled(g, seed))
         assert community_of(again) == first
     sizes = [len(group) for group in louvain_groups(g)]
     assert sizes == sorted(sizes, reverse=True) and len(sizes) >= 2

@@ -8,6 +8,7 @@ import pytest
 MODULES = [
     "paperkg.extract.readers",
     "paperkg.extract.sanitize",
+    "paperkg.extract.evaluate",
     "paperkg.extract.budget",
     "paperkg.paths",
     "paperkg.extract.markup",
@@ -55,3 +56,7 @@ def test_readme_python_api_block(tmp_path, monkeypatch):
     runner.run(test)
     assert runner.failures == 0 and runner.tries > 10
     assert (tmp_path / "out" / "mentions.jsonl").exists() and (tmp_path / "out" / "graph.graphml").exists()
+    from paperkg.graph.export_set import read_manifest, verify
+
+    # kg.to_html("out/") after kg.export("out/", html=False): the pages joined the export set
+    assert verify(tmp_path / "out") == [] and "explorer.html" in read_manifest(tmp_path / "out")["files"]

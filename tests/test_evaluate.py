@@ -193,6 +193,8 @@ def test_report_dict_and_table() -> None:
     )
     table = format_report(report)
     assert "METHOD" in table and "micro" in table and "convolutional network" in table
+    # the error lists print as in the paper-level report (extract.evaluate.error_lines)
+    assert "\nTop false negatives (exact):\n     1  METHOD    convolutional network" in table
 
 
 # --------------------------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from paperkg.graph import explorer as kghtml
 from paperkg.graph.communities import add_communities, community_labels
 from paperkg.graph.explorer.layout import force_layout, separate
 from paperkg.graph.explorer.text import mark_ranges, short
+from paperkg.graph.export_set import MANIFEST, STAGING_PREFIX, read_manifest, verify
 
 TYPES = ("Method", "Dataset", "Benchmark", "Task", "Metric")
 XSS_IMG = "<img src=x onerror=alert(1)>"
@@ -603,7 +604,79 @@ def test_cli_html_focus_writes_every_view_and_the_focus_page(graph, tmp_path):
     saved = write_node_link(graph, tmp_path / "graph.json")
     result = CliRunner().invoke(cli, ["html", str(saved), "--out", str(tmp_path / "site"), "--focus", "paper:P0002"])
     assert result.exit_code == 0, result.output
-    assert sorted(p.name for p in (tmp_path / "site").iterdir()) == sorted(
-        ["explorer.html", "entities.html", "similarity.html", "focus-paper-P0002.html"]
+    assert sorted(p.name for p in (tmp_path / "site").iterdir() if not p.name.startswith(".")) == sorted(
+        ["explorer.html", "entities.html", "similarity.html", "focus-paper-P0002.html", MANIFEST]
     )
+    assert verify(tmp_path / "site") == []
     assert "also write its focus page" in " ".join(CliRunner().invoke(cli, ["html", "--help"]).output.split())
+
+
+def test_pages_join_the_export_set_of_a_build_folder(graph, tmp_path):
+    """`paperkg html G --out BUILD_DIR` adds its pages to the build's set: graph.json stays listed and
+    unchanged, the manifest lists the new pages, and a file target there joins the set too."""
+    from paperkg.api import KnowledgeGraph
+
+    out = tmp_path / "build"
+    KnowledgeGraph(graph).export(out, html=False)
+    before = read_manifest(out)["files"]
+    paths = kghtml.write_html(graph, out, focus="paper:P0002", title="Again")
+    files = read_manifest(out)["files"]
+    assert {p.name for p in paths} <= set(files) and {n: files[n] for n in before} == before
+    kghtml.write_html(graph, out / "one.html", view="similarity")
+    assert "one.html" in read_manifest(out)["files"] and verify(out) == []
+    assert (out / "graph.json").exists() and not list(out.glob(STAGING_PREFIX + "*"))
+
+
+KILL_ON_SECOND_PAGE = """
+import os, signal, sys
+from paperkg.graph.explorer import render
+real, calls = render.render_html, []
+def render_html(g, **options):
+    calls.append(1)
+    if len(calls) == 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real(g, **options)
+render.render_html = render_html
+from paperkg.cli import main
+sys.argv = ["paperkg", "html", sys.argv[1], "--out", sys.argv[2], "--title", "second"]
+main()
+"""
+
+
+def test_a_killed_html_writer_leaves_the_previous_pages(graph, tmp_path):
+    """Killed (SIGKILL) after writing one page of three: every page is still the previous run's, the
+    set verifies, and the next write clears the dead writer's staging folder."""
+    import subprocess
+    import sys
+
+    from paperkg.graph.export import write_node_link
+
+    saved = write_node_link(graph, tmp_path / "graph.json")
+    site = tmp_path / "site"
+    kghtml.write_html(graph, site, title="first")
+    pages = {p.name: p.read_bytes() for p in site.glob("*.html")}
+    killed = subprocess.run([sys.executable, "-c", KILL_ON_SECOND_PAGE, str(saved), str(site)], capture_output=True)
+    assert killed.returncode == -9, killed.stderr
+    assert list(site.glob(STAGING_PREFIX + "*"))  # the dead writer's half-written pages, hidden
+    assert {p.name: p.read_bytes() for p in site.glob("*.html")} == pages and verify(site) == []
+    kghtml.write_html(graph, site, title="third")
+    assert not list(site.glob(STAGING_PREFIX + "*")) and verify(site) == []
+    assert all(b"third" in p.read_bytes() for p in site.glob("*.html"))
+
+
+def test_a_failing_page_writes_none(graph, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    kghtml.write_html(graph, site, title="first")
+    pages = {p.name: p.read_bytes() for p in site.glob("*.html")}
+    real = kghtml.render.render_html
+
+    def fail_on_similarity(g, **options):
+        if options["view"] == "similarity":
+            raise GraphError("disk full, say")
+        return real(g, **options)
+
+    monkeypatch.setattr(kghtml.render, "render_html", fail_on_similarity)
+    with pytest.raises(GraphError):
+        kghtml.write_html(graph, site, title="second")
+    assert {p.name: p.read_bytes() for p in site.glob("*.html")} == pages and verify(site) == []
+    assert not list(site.glob(STAGING_PREFIX + "*"))

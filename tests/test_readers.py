@@ -111,3 +111,61 @@ class TestBadInput:
         path = write(tmp_path, "x.pdf", "x")
         with pytest.raises(InputError, match="unsupported file type '.pdf'"):
             read_papers([path])
+
+
+def test_the_unlabeled_abstracts_warn_a_few_per_kind_then_count(shared_data, tmp_path, caplog):
+    """The 87k unlabeled abstracts have ~95 records with control or zero-width characters: the
+    first SHOWN_PER_KIND of each kind are printed, then one line per kind with the count; every
+    warning is kept in the result (and logged at INFO: `paperkg --all-warnings`, tested below)."""
+    import gzip
+    import logging
+    import re
+    import shutil
+
+    from paperkg.extract.readers import SHOWN_PER_KIND
+
+    source = tmp_path / "unlabeled.jsonl"
+    with gzip.open(shared_data / "unlabeled" / "abstracts.jsonl.gz", "rb") as packed, open(source, "wb") as plain:
+        shutil.copyfileobj(packed, plain)
+    with caplog.at_level(logging.WARNING, logger="paperkg"):
+        result = read_papers([source])
+    cleaned = [w for w in result.warnings if "removed or replaced" in w]
+    controls = [w for w in cleaned if "control character" in w.replace("bidi control character", "")]
+    assert len(controls) > 4 * SHOWN_PER_KIND  # the flood this is about
+    printed = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(printed) <= 2 * (SHOWN_PER_KIND + 1) < len(cleaned)
+    assert [m for m in printed if m in controls] == controls[:SHOWN_PER_KIND]
+    summary = [m for m in printed if " in all; " in m]
+    assert len(summary) == 1 and summary[0].startswith(f"{source}: {len(controls):,} records with ")
+    chars = sum(int(n) for w in controls for n in re.findall(r"(\d+) control characters?(?!\w)", w))
+    assert f"{chars:,} control characters removed or replaced in all" in summary[0]
+    assert "paperkg --all-warnings" in summary[0]
+    # nothing lost: the result keeps every warning, and the summaries count every hidden one
+    assert result.warnings == cleaned
+    hidden = [w for w in cleaned if w not in printed]
+    assert hidden and set(hidden) <= set(controls)
+
+
+def test_cli_prints_the_first_warnings_of_a_kind_or_all(tmp_path):
+    import subprocess
+    import sys
+
+    path = write(tmp_path, "a.jsonl", "".join(
+        json.dumps({"id": f"p{i}", "abstract": f"Paper {i} proposes Net{i}\u200b on MNIST."}) + "\n" for i in range(8)))
+    raw = write(tmp_path, "b.txt", b"Some abstract \xff one.\n\nAnother \xfe two.\n", mode="wb")
+
+    def warnings(*flags):
+        cmd = [sys.executable, "-c", "from paperkg.cli import main; main()", *flags, "extract", str(path), str(raw),
+               "--output", str(tmp_path / "m.jsonl"), "--no-model", "--no-progress"]
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return [line for line in done.stderr.splitlines() if line.startswith("warning: ")]
+
+    default, every = warnings(), warnings("--all-warnings")
+    cleaned = [w for w in default if "removed or replaced 1 zero-width" in w]
+    assert [w.split(":")[2] for w in cleaned] == ["1", "2", "3", "4", "5"]
+    assert f"warning: {path}: 8 records with 8 zero-width or bidi control characters removed or replaced in all; " \
+           "the first 5 are listed above (paperkg --all-warnings lists every one)" in default
+    assert len([w for w in every if "removed or replaced 1 zero-width" in w]) == 8
+    assert not [w for w in every if " in all; " in w]
+    assert len([w for w in default if "invalid UTF-8" in w]) == 2  # under the limit: no summary

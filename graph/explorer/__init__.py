@@ -26,7 +26,7 @@ Modules
   ``views``    which nodes and edges each view draws
   ``layout``   the deterministic force layout
   ``payload``  the page's JSON (vis lists assembled with pyvis)
-  ``render``   assets, CSP, the Jinja page, the files written (atomically)
+  ``render``   assets, CSP, the Jinja page, the files written (as one export set)
   ``templates/explorer/*.js`` are the page script's modules, inlined in order (``JS_MODULES``).
 
 Views (file names used by :func:`write_views`)

@@ -11,7 +11,7 @@ from paperkg.graph.explorer.config import (
     DEFAULT_CAPS, DEFAULT_HOPS, EXTRA_COLOURS, LABEL_MAX, MAX_HOPS, PALETTE, SHAPES, VIEWS,
 )
 from paperkg.graph.explorer.layout import place
-from paperkg.graph.explorer.text import short
+from paperkg.graph.explorer.text import as_text, short
 from paperkg.graph.explorer.universe import Universe, as_digraph, build_universe
 from paperkg.graph.explorer.views import (
     View, check_cap, cluster_node, cluster_radius, entity_map_view, focus_view, resolve_node, similarity_view,
@@ -78,14 +78,20 @@ def palette(types: Sequence[str]) -> list[str]:
 def prepare(
     graph: Any,
     *,
-    view: str,
-    max_entities: int | None,
-    max_papers: int | None,
-    max_edges: int | None,
-    focus: str | None,
-    hops: int,
-    max_focus_nodes: int | None,
+    view: str = "overview",
+    max_entities: int | None = None,
+    max_papers: int | None = None,
+    max_edges: int | None = None,
+    focus: str | None = None,
+    hops: int = DEFAULT_HOPS,
+    max_focus_nodes: int | None = None,
 ) -> tuple[Universe, View, dict[str, int]]:
+    """The universe of ``graph``, the view drawn of it (laid out) and its caps, checked.
+
+    ``view``: ``"overview"``, ``"entity-map"``, ``"similarity"`` or ``"focus"`` (the latter,
+    also ``overview`` with ``focus`` given, draws the ego graph of ``focus`` within ``hops``).
+    Caps left ``None`` take :data:`DEFAULT_CAPS`; see :func:`~paperkg.graph.explorer.write_html`.
+    """
     g = as_digraph(graph)
     if view not in VIEWS:
         raise GraphError(f"unknown view {view!r}; expected one of {', '.join(VIEWS)}")
@@ -93,12 +99,9 @@ def prepare(
         view = "focus"
     if focus is not None and view != "focus":
         raise GraphError(f"focus= writes the focus view; it does not combine with view {view!r}")
-    for name, value in (
-        ("max_entities", max_entities),
-        ("max_papers", max_papers),
-        ("max_edges", max_edges),
-        ("max_focus_nodes", max_focus_nodes),
-    ):
+    given = {"max_entities": max_entities, "max_papers": max_papers, "max_edges": max_edges,
+             "max_focus_nodes": max_focus_nodes}
+    for name, value in given.items():
         check_cap(name, value, 1)
     if isinstance(hops, bool) or not isinstance(hops, int) or not 1 <= hops <= MAX_HOPS:
         raise GraphError(f"hops must be an integer from 1 to {MAX_HOPS}, got {hops!r}")
@@ -108,27 +111,13 @@ def prepare(
         "max_focus_nodes": check_cap("max_focus_nodes", max_focus_nodes, d["max_focus_nodes"]),
         "max_focus_edges": d["max_edges"],
     }
+    if view != "focus":  # the caps this view has (DEFAULT_CAPS[view]), given or default
+        caps.update({name: check_cap(name, given[name], default) for name, default in DEFAULT_CAPS[view].items()})
     if view == "overview":
-        d = DEFAULT_CAPS["overview"]
-        caps.update(
-            max_entities=check_cap("max_entities", max_entities, d["max_entities"]),
-            max_papers=check_cap("max_papers", max_papers, d["max_papers"]),
-            max_edges=check_cap("max_edges", max_edges, d["max_edges"]),
-        )
         v = topic_map_view(uni, caps["max_edges"])
     elif view == "entity-map":
-        d = DEFAULT_CAPS["entity-map"]
-        caps.update(
-            max_entities=check_cap("max_entities", max_entities, d["max_entities"]),
-            max_edges=check_cap("max_edges", max_edges, d["max_edges"]),
-        )
         v = entity_map_view(uni, caps["max_entities"], caps["max_edges"])
     elif view == "similarity":
-        d = DEFAULT_CAPS["similarity"]
-        caps.update(
-            max_papers=check_cap("max_papers", max_papers, d["max_papers"]),
-            max_edges=check_cap("max_edges", max_edges, d["max_edges"]),
-        )
         v = similarity_view(uni, caps["max_papers"], caps["max_edges"])
     else:
         if focus is None:
@@ -170,27 +159,13 @@ def payload(uni: Universe, v: View, caps: dict[str, int], hops: int, title: str,
     }
 
 
-def explorer_data(
-    graph: Any,
-    *,
-    view: str = "overview",
-    max_entities: int | None = None,
-    max_papers: int | None = None,
-    max_edges: int | None = None,
-    focus: str | None = None,
-    hops: int = DEFAULT_HOPS,
-    max_focus_nodes: int | None = None,
-    title: str | None = None,
-) -> dict[str, Any]:
-    """The JSON payload of one page (what :func:`render_html` embeds), as a dict."""
-    uni, v, caps = prepare(
-        graph,
-        view=view,
-        max_entities=max_entities,
-        max_papers=max_papers,
-        max_edges=max_edges,
-        focus=focus,
-        hops=hops,
-        max_focus_nodes=max_focus_nodes,
-    )
-    return payload(uni, v, caps, hops, title or "paperkg explorer", [])
+def explorer_data(graph: Any, *, title: str | None = None, links: Sequence[tuple[str, str]] = (),
+                  **options: Any) -> dict[str, Any]:
+    """The JSON payload of one page (what :func:`render_html` embeds), as a dict.
+
+    ``options`` choose the view and its caps, as in :func:`prepare`; ``links``: (label, relative
+    href) pairs for the page's view navigation.
+    """
+    uni, v, caps = prepare(graph, **options)
+    nav = [{"label": str(label), "href": str(href)} for label, href in links]
+    return payload(uni, v, caps, options.get("hops", DEFAULT_HOPS), as_text(title) or "paperkg explorer", nav)

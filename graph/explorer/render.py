@@ -12,11 +12,12 @@ from typing import Any
 
 from paperkg.atomic import atomic_write_text
 from paperkg.errors import GraphError
-from paperkg.graph.explorer.config import DEFAULT_HOPS, JS_MODULES, TEMPLATES, VIEW_FILES, VIEWS
-from paperkg.graph.explorer.payload import palette, payload, prepare
-from paperkg.graph.explorer.text import as_text, json_for_script
+from paperkg.graph.explorer.config import JS_MODULES, TEMPLATES, VIEW_FILES, VIEWS
+from paperkg.graph.explorer.payload import explorer_data
+from paperkg.graph.explorer.text import json_for_script
 from paperkg.graph.explorer.universe import as_digraph, build_universe
 from paperkg.graph.explorer.views import fmt, resolve_node
+from paperkg.graph.export_set import read_manifest, write_set
 
 
 @functools.lru_cache(maxsize=1)
@@ -74,40 +75,16 @@ def csp_hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
 
 
-def render_html(
-    graph: Any,
-    *,
-    view: str = "overview",
-    max_entities: int | None = None,
-    max_papers: int | None = None,
-    max_edges: int | None = None,
-    focus: str | None = None,
-    hops: int = DEFAULT_HOPS,
-    max_focus_nodes: int | None = None,
-    title: str | None = None,
-    links: Sequence[tuple[str, str]] = (),
-) -> str:
-    """The complete, self-contained HTML page of one view (see :func:`write_html`).
-
-    ``links``: (label, relative href) pairs for the page's view navigation.
-    """
-    uni, v, caps = prepare(
-        graph,
-        view=view,
-        max_entities=max_entities,
-        max_papers=max_papers,
-        max_edges=max_edges,
-        focus=focus,
-        hops=hops,
-        max_focus_nodes=max_focus_nodes,
-    )
-    title = as_text(title) or "paperkg explorer"
-    nav = [{"label": str(label), "href": str(href)} for label, href in links]
-    data = payload(uni, v, caps, hops, title, nav)
+def render_html(graph: Any, **options: Any) -> str:
+    """The complete, self-contained HTML page of one view (see :func:`write_html`): the payload
+    :func:`~paperkg.graph.explorer.payload.explorer_data` makes of ``graph`` with the same
+    keyword ``options`` (view, caps, focus, hops, title, links), embedded in our template."""
+    data = explorer_data(graph, **options)
+    meta = data["meta"]
     vis_js, vis_css = vis_assets()
     app_js, app_css = app_assets()
     # swatch colours per type index (our palette constants only)
-    app_css += "".join(f".sw-{i} {{ background: {c}; }}\n" for i, c in enumerate(palette(uni.types)))
+    app_css += "".join(f".sw-{i} {{ background: {c}; }}\n" for i, c in enumerate(meta["colors"]))
     csp = "; ".join(
         [
             "default-src 'none'",
@@ -118,20 +95,19 @@ def render_html(
             "form-action 'none'",
         ]
     )
-    stats = uni.stats
     template = jinja_env().get_template("explorer.html.j2")
     from markupsafe import Markup
 
     return template.render(
-        title=title,
-        view_title=v.info["title"],
-        view_name=v.name,
-        notes=v.notes,
-        stats=stats,
+        title=meta["title"],
+        view_title=meta["viewTitle"],
+        view_name=meta["view"],
+        notes=meta["notes"],
+        stats=meta["stats"],
         fmt=fmt,
-        shown_nodes=len(v.nodes),
-        shown_edges=len(v.edges),
-        nav=nav,
+        shown_nodes=len(data["view"]["nodes"]),
+        shown_edges=len(data["view"]["edges"]),
+        nav=meta["links"],
         csp=Markup(csp),  # our constants and base64 digests only (no quotes)
         vis_css=Markup(vis_css),
         vis_js=Markup(vis_js),
@@ -152,24 +128,33 @@ def is_dir_target(out: Path) -> bool:
     return out.is_dir() or out.suffix.lower() not in (".html", ".htm")
 
 
+def write_pages(out_dir: Path, g: Any, pages: Sequence[tuple[str, dict[str, Any]]]) -> list[Path]:
+    """Render ``(file name, render_html options)`` pages into ``out_dir`` as one export set
+    (:mod:`paperkg.graph.export_set`), merged into the set already there (a build's files stay):
+    a writer killed half-way leaves the previous pages, never some old and some new."""
+    def write(folder: Path) -> dict[str, Path]:
+        written = {}
+        for filename, options in pages:
+            atomic_write_text(folder / filename, render_html(g, **options), newline="\n")
+            written[filename] = folder / filename
+        return written
+
+    return list(write_set(out_dir, write, merge=True).values())
+
+
 def write_views(
     graph: Any,
     out_dir: str | Path,
     *,
     views: Iterable[str] = ("overview", "entity-map", "similarity"),
     focus: str | Sequence[str] | None = None,
-    hops: int = DEFAULT_HOPS,
-    max_entities: int | None = None,
-    max_papers: int | None = None,
-    max_edges: int | None = None,
-    max_focus_nodes: int | None = None,
-    title: str | None = None,
+    **options: Any,
 ) -> list[Path]:
     """Write the views into ``out_dir`` (created): ``explorer.html`` (overview), ``entities.html``
     (entity map), ``similarity.html`` and, per ``focus`` node, ``focus-<node>.html``. The pages
-    link to each other. Caps left ``None`` take the per-view :data:`DEFAULT_CAPS`.
-    Returns the written paths in that order."""
-    out = Path(out_dir)
+    link to each other and are written as one set (:func:`write_pages`). ``options``: ``hops``,
+    ``title`` and the caps, as in :func:`write_html`; caps left ``None`` take the per-view
+    :data:`DEFAULT_CAPS`. Returns the written paths in that order."""
     views = list(views)
     for name in views:
         if name not in VIEW_FILES:
@@ -182,28 +167,10 @@ def write_views(
     else:
         focus_ids = []
     nav_labels = {"overview": "Overview", "entity-map": "Entity map", "similarity": "Similarity"}
-    links = [(nav_labels[name], VIEW_FILES[name]) for name in views]
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    jobs: list[tuple[str, str | None, str]] = [(name, None, VIEW_FILES[name]) for name in views]
-    jobs += [("focus", fid, focus_file(fid)) for fid in focus_ids]
-    for name, fid, filename in jobs:
-        page = render_html(
-            g,
-            view=name,
-            focus=fid,
-            hops=hops,
-            max_entities=max_entities,
-            max_papers=max_papers,
-            max_edges=max_edges,
-            max_focus_nodes=max_focus_nodes,
-            title=title,
-            links=links,
-        )
-        path = out / filename
-        atomic_write_text(path, page, newline="\n")
-        written.append(path)
-    return written
+    shared = {**options, "links": [(nav_labels[name], VIEW_FILES[name]) for name in views]}
+    pages = [(VIEW_FILES[name], {**shared, "view": name}) for name in views]
+    pages += [(focus_file(fid), {**shared, "view": "focus", "focus": fid}) for fid in focus_ids]
+    return write_pages(Path(out_dir), g, pages)
 
 
 def write_html(
@@ -211,13 +178,8 @@ def write_html(
     out: str | Path,
     *,
     view: str | None = None,
-    max_entities: int | None = None,
-    max_papers: int | None = None,
-    max_edges: int | None = None,
     focus: str | None = None,
-    hops: int = DEFAULT_HOPS,
-    max_focus_nodes: int | None = None,
-    title: str | None = None,
+    **options: Any,
 ) -> list[Path]:
     """Write the explorer page(s) for ``graph`` (a ``networkx.DiGraph`` or a ``KnowledgeGraph``).
 
@@ -228,10 +190,12 @@ def write_html(
     (every view, plus the focus page when ``focus`` is given) and ``"overview"`` for a file
     (the focus page instead when ``focus`` is given). ``focus`` (a node id
     such as ``"paper:<id>"`` / ``"entity:<key>"``, a bare paper id / entity key, or an exact
-    entity name) writes the focus page: the ego graph within ``hops`` (1-3) hops, at most
-    ``max_focus_nodes`` nodes and ``max_edges`` edges. Caps left ``None`` take
-    :data:`DEFAULT_CAPS`. Returns the paths written. Raises
-    :class:`paperkg.errors.GraphError` on bad arguments.
+    entity name) writes the focus page: the ego graph within ``hops`` (1-3, default 2) hops, at
+    most ``max_focus_nodes`` nodes and ``max_edges`` edges. ``options`` are those, ``title`` and
+    the caps ``max_entities``, ``max_papers``, ``max_edges`` (see
+    :func:`~paperkg.graph.explorer.payload.prepare`); caps left ``None`` take :data:`DEFAULT_CAPS`. The pages of a directory are written as one set (:func:`write_pages`);
+    so is a file whose folder holds a set (a build's folder), else it is one atomic write.
+    Returns the paths written. Raises :class:`paperkg.errors.GraphError` on bad arguments.
     """
     out = Path(out)
     if view is None:
@@ -239,44 +203,24 @@ def write_html(
     if view == "all":
         if not is_dir_target(out):
             raise GraphError(f"view 'all' writes several pages; {out} must be a directory")
-        return write_views(
-            graph,
-            out,
-            focus=focus,
-            hops=hops,
-            max_entities=max_entities,
-            max_papers=max_papers,
-            max_edges=max_edges,
-            max_focus_nodes=max_focus_nodes,
-            title=title,
-        )
+        return write_views(graph, out, focus=focus, **options)
     if view not in VIEWS:
         raise GraphError(f"unknown view {view!r}; expected one of {', '.join(VIEWS)}, all")
     effective = "focus" if focus is not None and view == "overview" else view
     if effective == "focus" and focus is None:
         raise GraphError("view 'focus' needs focus=<paper or entity id>")
     g = as_digraph(graph)
+    options = {**options, "view": effective, "focus": focus}
     if is_dir_target(out):
         if effective == "focus":
             uni = build_universe(g)
             filename = focus_file(uni.ids[resolve_node(uni, g, focus)])
         else:
             filename = VIEW_FILES[effective]
-        out.mkdir(parents=True, exist_ok=True)
-        path = out / filename
-    else:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        path = out
-    page = render_html(
-        g,
-        view=effective,
-        focus=focus,
-        hops=hops,
-        max_entities=max_entities,
-        max_papers=max_papers,
-        max_edges=max_edges,
-        max_focus_nodes=max_focus_nodes,
-        title=title,
-    )
-    atomic_write_text(path, page, newline="\n")
-    return [path]
+        return write_pages(out, g, [(filename, options)])
+    if read_manifest(out.parent):
+        return write_pages(out.parent, g, [(out.name, options)])
+    page = render_html(g, **options)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(out, page, newline="\n")
+    return [out]

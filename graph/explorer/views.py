@@ -40,6 +40,17 @@ def fmt(n: int) -> str:
     return f"{n:,}"
 
 
+def strongest(ranked: list, cap: int) -> tuple[list, int]:
+    """The first ``cap`` of ``ranked`` (strongest first) in sorted order, and how many were dropped."""
+    return sorted(ranked[:cap]), max(0, len(ranked) - cap)
+
+
+def dropped_note(cap: int, dropped: int, what: str, weaker: str = "weaker") -> list[str]:
+    """The note of a capped view, ``["the 2,000 strongest links (35 weaker ones dropped)"]``; ``[]``
+    when nothing was dropped."""
+    return [f"the {fmt(cap)} {what} ({fmt(dropped)} {weaker} ones dropped)"] if dropped else []
+
+
 def has_edge(uni: Universe, k: int) -> tuple[str, int, int, dict[str, Any]]:
     row = uni.has[k]
     extra: dict[str, Any] = {"kind": "HAS", "role": row[2]}
@@ -101,9 +112,7 @@ def topic_map_view(uni: Universe, max_edges: int) -> View:
     for pairs in per_cluster.values():
         pairs.sort(key=lambda pair: (-strength[pair], pair))
         picked.update(pairs[:TOPIC_K])
-    ranked = sorted(picked, key=lambda pair: (-strength[pair], pair))
-    dropped = max(0, len(ranked) - max_edges)
-    ranked = sorted(ranked[:max_edges])
+    ranked, dropped = strongest(sorted(picked, key=lambda pair: (-strength[pair], pair)), max_edges)
     edges, weights = [], []
     top = max((strength[pair] for pair in ranked), default=1.0) or 1.0
     for i, (ca, cb) in enumerate(ranked):
@@ -126,8 +135,7 @@ def topic_map_view(uni: Universe, max_edges: int) -> View:
         notes.append(f"the {fmt(len(drawn))} largest clusters (of {fmt(len(size))}; the other {fmt(left)} papers are in smaller ones)")
     if unlinked:
         notes.append(f"{fmt(unlinked)} papers without similarity links are the grey cluster “no similarity link”")
-    if dropped:
-        notes.append(f"the {fmt(max_edges)} strongest links between topics ({fmt(dropped)} weaker ones dropped)")
+    notes += dropped_note(max_edges, dropped, "strongest links between topics")
     return View(
         name="overview",
         nodes=nodes,
@@ -164,9 +172,8 @@ def entity_map_view(uni: Universe, max_entities: int, max_edges: int) -> View:
                 co[(a, b)] += 1
     papers_of = {u: len(uni.has_adj[u]) for u in chosen}
     assoc = {pair: w / math.sqrt(papers_of[pair[0]] * papers_of[pair[1]]) for pair, w in co.items() if w >= MIN_SHARED}
-    pairs = sorted(assoc, key=lambda pair: (-assoc[pair], -co[pair], uni.ids[pair[0]], uni.ids[pair[1]]))
-    dropped = max(0, len(pairs) - max_edges)
-    pairs = sorted(pairs[:max_edges])
+    pairs, dropped = strongest(
+        sorted(assoc, key=lambda pair: (-assoc[pair], -co[pair], uni.ids[pair[0]], uni.ids[pair[1]])), max_edges)
     edges = []
     weights = []
     deg = Counter()
@@ -186,8 +193,7 @@ def entity_map_view(uni: Universe, max_entities: int, max_edges: int) -> View:
         notes.append(f"{fmt(len(umbrellas))} umbrella terms left out ({names}{', …' if len(umbrellas) > 5 else ''})")
     if len(entity_rank) > len(chosen):
         notes.append(f"candidates: the {fmt(len(chosen))} entities with the most papers (of {fmt(len(entity_rank))} in two or more)")
-    if dropped:
-        notes.append(f"the {fmt(max_edges)} strongest co-occurrences ({fmt(dropped)} weaker ones dropped)")
+    notes += dropped_note(max_edges, dropped, "strongest co-occurrences")
     return View(
         name="entity-map",
         nodes=drawn,
@@ -214,9 +220,7 @@ def similarity_view(uni: Universe, max_papers: int, max_edges: int) -> View:
         links = [k for k in uni.rel_adj[p] if uni.related[k][0] in chosen and uni.related[k][1] in chosen]
         links.sort(key=lambda k: (-uni.related[k][2], k))
         picked.update(links[:SIMILARITY_K])
-    edge_ids = sorted(picked, key=lambda k: (-uni.related[k][2], k))
-    dropped = max(0, len(edge_ids) - max_edges)
-    edge_ids = sorted(edge_ids[:max_edges])
+    edge_ids, dropped = strongest(sorted(picked, key=lambda k: (-uni.related[k][2], k)), max_edges)
     papers = sorted({p for k in edge_ids for p in uni.related[k][:2]})
     notes = []
     linked_total = len(strength)
@@ -228,8 +232,7 @@ def similarity_view(uni: Universe, max_papers: int, max_edges: int) -> View:
         )
     if uni.n_papers > linked_total:
         notes.append(f"{fmt(uni.n_papers - linked_total)} papers without similarity links are not drawn")
-    if dropped:
-        notes.append(f"the {fmt(max_edges)} heaviest links ({fmt(dropped)} lighter ones dropped)")
+    notes += dropped_note(max_edges, dropped, "heaviest links", "lighter")
     edges = [rel_edge(uni, k) for k in edge_ids]
     weights = [max(0.2, min(3.0, 1.0 + row[3]["w"])) for row in edges]
     return View(
@@ -318,8 +321,7 @@ def ego_edges(uni: Universe, members: set[int], max_edges: int) -> tuple[list[st
     has_ids.sort(key=lambda k: (uni.has[k][2], -uni.has[k][3], k))
     rel_ids.sort(key=lambda k: (-uni.related[k][2], k))
     ranked = [f"h{k}" for k in has_ids] + [f"r{k}" for k in rel_ids]
-    kept = ranked[:max_edges]
-    return sorted(kept), len(ranked) - len(kept)
+    return strongest(ranked, max_edges)
 
 
 def focus_view(uni: Universe, center: int, hops: int, cap: int, max_edges: int) -> View:
@@ -333,8 +335,7 @@ def focus_view(uni: Universe, center: int, hops: int, cap: int, max_edges: int) 
     notes = []
     if truncated:
         notes.append(f"capped at {fmt(cap)} nodes (the most connected first)")
-    if dropped:
-        notes.append(f"the {fmt(max_edges)} strongest links ({fmt(dropped)} weaker ones dropped)")
+    notes += dropped_note(max_edges, dropped, "strongest links")
     return View(
         name="focus",
         nodes=nodes,

@@ -28,10 +28,11 @@ class _WarningHandler(logging.Handler):
         click.echo(f"warning: {record.getMessage()}", err=True)
 
 
-def _setup_logging(quiet: bool) -> None:
+def _setup_logging(quiet: bool, all_warnings: bool) -> None:
     logger = logging.getLogger("paperkg")
     logger.handlers[:] = [_WarningHandler()]
-    logger.setLevel(logging.ERROR if quiet else logging.WARNING)
+    # Warnings past the first few of a kind per file are logged at INFO (extract/readers.py).
+    logger.setLevel(logging.ERROR if quiet else logging.INFO if all_warnings else logging.WARNING)
     logger.propagate = False
     # The Neo4j driver logs retries and server notifications; errors reach the user as one
     # paperkg line instead, so its records go nowhere (not to Python's last-resort stderr).
@@ -61,9 +62,11 @@ progress_opt = click.option("--progress/--no-progress", default=True, show_defau
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(paperkg.__version__, prog_name="paperkg")
 @click.option("--quiet", "-q", is_flag=True, help="Hide warnings about input records.")
-def cli(quiet: bool) -> None:
+@click.option("--all-warnings", is_flag=True,
+              help="Print every warning about input records (by default the first 5 of a kind per file, then a count).")
+def cli(quiet: bool, all_warnings: bool) -> None:
     """paperkg: ML paper abstracts in, a research knowledge graph out."""
-    _setup_logging(quiet)
+    _setup_logging(quiet, all_warnings)
 
 
 @cli.command()
@@ -324,7 +327,8 @@ def load_command(graph_file, batch_size, uri, user, password, database, progress
 @cli.command("query")
 @click.argument("name", required=False)
 @click.option("--param", "-p", "params", multiple=True, metavar="KEY=VALUE", help="A query parameter (repeatable).")
-@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True,
+              help="How the rows are printed.")
 @click.option("--list", "list_queries", is_flag=True, help="List every query with its description and parameters.")
 @click.option("--graph", "graph_file", type=click.Path(path_type=Path), default=None,
               help="Run over a saved graph.json with NetworkX instead of Neo4j (same rows, no server).")

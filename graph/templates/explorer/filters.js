@@ -5,35 +5,25 @@ const roleOn = ROLES.map(() => true);
 const typeBoxes = [];
 const roleBoxes = [];
 const hiddenState = new Map();
+/* One filter checkbox, on at first, switching on[i]; its count goes in the span countId. */
+function filterBox(value, on, i, boxes, countId, ...marks) {
+  const label = el("label");
+  const box = el("input");
+  box.type = "checkbox";
+  box.checked = true;
+  box.value = value;
+  box.addEventListener("change", () => { on[i] = box.checked; applyFilters(); });
+  boxes.push(box);
+  const count = el("span", "count");
+  count.id = countId;
+  append(label, box, ...marks, " " + value, count);
+  return label;
+}
 function buildFilters() {
   const typeOpts = $("type-options");
-  TYPES.forEach((t, i) => {
-    const label = el("label");
-    const box = el("input");
-    box.type = "checkbox";
-    box.checked = true;
-    box.value = t;
-    box.addEventListener("change", () => { typeOn[i] = box.checked; applyFilters(); });
-    typeBoxes.push(box);
-    const count = el("span", "count");
-    count.id = "type-count-" + i;
-    append(label, box, swatch(i), " " + t, count);
-    typeOpts.appendChild(label);
-  });
+  TYPES.forEach((t, i) => typeOpts.appendChild(filterBox(t, typeOn, i, typeBoxes, "type-count-" + i, swatch(i))));
   const roleOpts = $("role-options");
-  ROLES.forEach((r, i) => {
-    const label = el("label");
-    const box = el("input");
-    box.type = "checkbox";
-    box.checked = true;
-    box.value = r;
-    box.addEventListener("change", () => { roleOn[i] = box.checked; applyFilters(); });
-    roleBoxes.push(box);
-    const count = el("span", "count");
-    count.id = "role-count-" + i;
-    append(label, box, " " + r, count);
-    roleOpts.appendChild(label);
-  });
+  ROLES.forEach((r, i) => roleOpts.appendChild(filterBox(r, roleOn, i, roleBoxes, "role-count-" + i)));
   const legend = $("legend-types");
   TYPES.forEach((t, i) => {
     const li = el("li");
