@@ -145,12 +145,16 @@ def trim_candidate(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+#: Field names the guideline never annotates on their own.
+_FIELD_NAMES = frozenset({"machine learning"})
+
+
 def reject_reason(name: str) -> str | None:
     """Why ``name`` is not an entity, or None when it may be one.
 
     >>> [reject_reason(n) for n in ["harnessing uncertainty", "medical and environmental settings",
-    ...  "unsupervised manner", "graph data", "O(ε-1/2)", "TENG-Euler and", "JKO (S-JKO"]]
-    ['descriptive', 'descriptive head', 'descriptive head', 'descriptive head', 'no word', 'function word', 'unbalanced']
+    ...  "unsupervised manner", "graph data", "O(ε-1/2)", "TENG-Euler and", "JKO (S-JKO", "Machine learning"]]
+    ['descriptive', 'descriptive head', 'descriptive head', 'descriptive head', 'no word', 'function word', 'unbalanced', 'field']
     >>> [reject_reason(n) for n in ["contrastive learning", "ImageNet data", "Soft Actor-Critic (SAC)", "∞-Diff"]]
     [None, None, None, None]
     """
@@ -162,6 +166,8 @@ def reject_reason(name: str) -> str | None:
     bare = [_bare(w) for w in words]
     if bare[-1] in FUNCTION_WORDS or bare[0] in FUNCTION_WORDS or bare[-1] in _VERB_TAIL:
         return "function word"
+    if " ".join(bare).casefold() in _FIELD_NAMES:
+        return "field"
     lower = name == name.lower()
     if lower and len(words) > 1 and bare[-1] in DESCRIPTIVE_HEADS:
         return "descriptive head"

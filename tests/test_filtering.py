@@ -25,6 +25,7 @@ from paperkg.extract.markup import mask_markup
         ("object-level and action concepts", "coordination"),
         ("O(1/ε2)", "no word"),
         ("2016-2022", "no word"),
+        ("Machine learning", "field"),
     ],
 )
 def test_rejects_fragments_and_descriptions(name: str, reason: str) -> None:
@@ -78,3 +79,23 @@ def test_filter_keeps_the_real_gold_mentions(shared_data: Path) -> None:
     trimmed = [text[s:e] for text, s, e in mentions if trim_candidate(text, s, e) != (s, e)]
     assert len(rejected) / len(mentions) < 0.02, rejected
     assert len(trimmed) / len(mentions) < 0.01, trimmed
+
+
+def test_known_types_follow_the_train_gold(shared_data: Path) -> None:
+    """Where the train gold types a known name the same way in two papers or more, the known
+    lists give that type (or the gold's alt_type): "contrastive learning" is a Method, as the
+    guideline says, not the Task of a task list."""
+    from collections import Counter, defaultdict
+
+    from paperkg.extract.canonical import known_tables
+    from paperkg.extract.normalize import normalize_key
+
+    types = known_tables().types
+    seen: dict[str, Counter] = defaultdict(Counter)
+    for line in (shared_data / "gold" / "paperkg_train.jsonl").read_text(encoding="utf-8").splitlines():
+        for entity in json.loads(line)["entities"]:
+            key = normalize_key(entity["name"])
+            if key in types:
+                seen[key][types[key] in (entity["type"], entity.get("alt_type"))] += 1
+    disagree = sorted(key for key, votes in seen.items() if votes[False] >= 2 and not votes[True])
+    assert disagree == []
