@@ -11,19 +11,31 @@ Usage::
     python bench/bench_neo4j.py                                  # build both graphs, own server
     python bench/bench_neo4j.py --graph icml2024=out/icml/graph.json --graph full=out/all/graph.json
     NEO4J_URI=bolt://localhost:7687 NEO4J_PASSWORD=... python bench/bench_neo4j.py --graph ...
+    python bench/bench_neo4j.py --only full --jvm startup        # the old start-up JVM profile
+    python bench/bench_neo4j.py --scale graph-95k.json           # bulk import vs paperkg load
 
 Without ``--uri``/``NEO4J_URI`` it starts a throw-away local Neo4j (``paperkg.queries.server``)
-on a free port with JVM options for throughput (full JIT, parallel GC, 2 GB heap, 512 MB page
-cache; the launcher's defaults favour start-up time) and stops it at the end. The database it
+on a free port and stops it at the end; ``--jvm`` picks its JVM: ``bench`` (default: full JIT,
+parallel GC, 2 GB heap, 512 MB page cache), ``default`` (what ``paperkg neo4j start`` picks from
+the available memory) or ``startup`` (the small, fast-starting profile). The database it
 benchmarks against is wiped first: never point it at a database you care about.
+
+``--scale GRAPH_JSON`` (a graph saved by ``bench/bench_scale.py --save-graph``) compares the two
+ways into a local Neo4j, each as the CLI command a user runs, with ``paperkg neo4j start``'s
+default JVM: ``paperkg neo4j import GRAPH_JSON`` into a fresh data dir, then a start and the
+node and relationship counts over Bolt; and ``paperkg load GRAPH_JSON`` into an empty server.
+It prints wall time, CPU seconds (the command and its children; for the load also the server's),
+relationships per wall second, and both databases' counts, which must be equal.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import secrets
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -151,6 +163,98 @@ def bench_naive(graph, settings, driver, sample: int, batch_size: int, repeats: 
           f"batched is {naive_seconds / batched_seconds:,.0f}x faster", flush=True)
 
 
+def _launch_options(server) -> list[str]:
+    """The JVM options and page cache the server was started with (from its command line)."""
+    with open(f"/proc/{server.pid}/cmdline", "rb") as handle:
+        args = handle.read().decode().split("\0")
+    return [a for a in args if a.startswith("-X") or a.startswith("-XX")] + args[args.index("--page-cache"):][:2]
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of a running process, from /proc."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed_command(command: list[str], env: dict) -> tuple[float, float, str]:
+    """Run a CLI command; (wall s, CPU s of it and its children, its last line). Exits on failure."""
+    wall, cpu = time.perf_counter(), children_cpu()
+    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    wall, cpu = time.perf_counter() - wall, children_cpu() - cpu
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{done.stderr[-3000:]}")
+    said = (done.stdout.strip() or done.stderr.strip()).splitlines()
+    return wall, cpu, said[-1] if said else ""
+
+
+def bench_scale(graph_json: Path, java_opts) -> None:
+    """``paperkg neo4j import`` vs ``paperkg load`` of one graph.json (see the module doc)."""
+    from paperkg.graph.build import paper_nodes
+    from paperkg.graph.export import read_node_link
+    from paperkg.queries.loader import database_counts
+    from paperkg.queries.runner import Neo4jSettings, connect
+    from paperkg.queries.server import free_port, start_local, stop_local
+
+    graph = read_node_link(graph_json)
+    papers = len(paper_nodes(graph))
+    print(f"[scale] {graph_json}: {papers:,} papers, {graph.number_of_nodes():,} nodes, "
+          f"{graph.number_of_edges():,} edges", flush=True)
+    del graph
+    paperkg = [str(Path(sys.executable).parent / "paperkg")]
+    password = secrets.token_urlsafe(12)
+    env = {**os.environ, "NEO4J_PASSWORD": password}
+    tmp = Path(tempfile.mkdtemp(prefix="paperkg-bench-scale-"))
+    counts = {}
+    try:
+        for way in ("bulk", "load"):
+            data_dir = tmp / way / "neo4j"
+            data_dir.mkdir(parents=True)
+            if way == "bulk":
+                command = [*paperkg, "neo4j", "import", str(graph_json), "--data-dir", str(data_dir)]
+                wall, cpu, out = timed_command(command, env)
+            started = time.perf_counter()
+            server = start_local(port=free_port(), data_dir=data_dir, password=password, timeout=600,
+                                 java_opts=java_opts)
+            start_seconds = time.perf_counter() - started
+            try:
+                settings = Neo4jSettings(uri=server.uri, user=server.user, password=password)
+                if way == "load":
+                    command = [*paperkg, "load", str(graph_json)]
+                    server_cpu = process_cpu(server.pid)
+                    wall, cpu, out = timed_command(command, {**env, "NEO4J_URI": server.uri, "NEO4J_USER": server.user})
+                    server_cpu = process_cpu(server.pid) - server_cpu
+                driver = connect(settings)
+                try:
+                    counts[way] = database_counts(driver, settings)
+                    with driver.session(database=settings.database) as session:
+                        for label in ("Paper", "Entity"):
+                            counts[way][label] = session.run(f"MATCH (n:{label}) RETURN count(n) AS c").single()["c"]
+                finally:
+                    driver.close()
+            finally:
+                stop_local(data_dir=data_dir)
+            rels = counts[way]["relationships"]
+            shown = " ".join(["paperkg", *command[len(paperkg):]])
+            extra = f", server {server_cpu:.1f} CPU s" if way == "load" else ""
+            print(f"[scale] {way}: `{shown}`: {wall:.1f} s wall, {cpu:.1f} CPU s (command and its children{extra}); "
+                  f"{rels / wall:,.0f} rels/s; then start {start_seconds:.1f} s; database over Bolt: "
+                  f"{counts[way]['nodes']:,} nodes ({counts[way]['Paper']:,} :Paper, {counts[way]['Entity']:,} :Entity), "
+                  f"{rels:,} relationships; says: {out[:300]}",
+                  flush=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    same = counts["bulk"] == counts["load"]
+    print(f"[scale] bulk and load databases hold the same counts: {same}", flush=True)
+    if not same:
+        sys.exit(1)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--graph", action="append", default=[], metavar="NAME=GRAPH_JSON",
@@ -163,9 +267,21 @@ def main(argv: list[str] | None = None) -> int:
     for flag in ("--uri", "--user", "--password", "--database"):
         parser.add_argument(flag, help="Neo4j connection (default: NEO4J_* env, else a throw-away local server)")
     parser.add_argument("--no-warmup", action="store_true", help="skip the untimed-for-the-figures warm-up load")
-    parser.add_argument("--launcher-defaults", action="store_true",
-                        help="start the local server with the launcher's default JVM options")
+    parser.add_argument("--jvm", choices=["bench", "default", "startup"], default="bench",
+                        help="JVM of the local server: the bench's throughput options, paperkg neo4j start's "
+                             "memory-based defaults, or the small start-up profile")
+    parser.add_argument("--scale", type=Path, metavar="GRAPH_JSON",
+                        help="only compare 'paperkg neo4j import' with 'paperkg load' on this graph")
     args = parser.parse_args(argv)
+    from paperkg.queries.server import STARTUP_JAVA_OPTS, STARTUP_PAGE_CACHE
+
+    java_opts, page_cache = {"bench": (THROUGHPUT_JAVA_OPTS, "512m"), "default": (None, None),
+                             "startup": (STARTUP_JAVA_OPTS, STARTUP_PAGE_CACHE)}[args.jvm]
+    if args.scale is not None:
+        print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}",
+              flush=True)
+        bench_scale(args.scale, java_opts)
+        return 0
 
     from paperkg.queries.runner import Neo4jSettings, connect
 
@@ -193,12 +309,11 @@ def main(argv: list[str] | None = None) -> int:
 
         password = secrets.token_urlsafe(12)
         data_dir = Path(tempfile.mkdtemp(prefix="paperkg-bench-")) / "neo4j"
-        opts = None if args.launcher_defaults else THROUGHPUT_JAVA_OPTS
         server = start_local(port=free_port(), data_dir=data_dir, password=password, timeout=300,
-                             java_opts=opts, page_cache="64m" if args.launcher_defaults else "512m")
+                             java_opts=java_opts, page_cache=page_cache)
         settings = Neo4jSettings(uri=server.uri, user=server.user, password=password)
-        print(f"Neo4j: started a local server at {server.uri} (JVM options: "
-              f"{'launcher defaults' if opts is None else ' '.join(opts)})", flush=True)
+        print(f"Neo4j: started a local server at {server.uri} (--jvm {args.jvm}: "
+              f"{' '.join(_launch_options(server))})", flush=True)
     try:
         driver = connect(settings)
         try:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from typing import Callable, Iterable, Sequence
 
 import networkx as nx
 
@@ -24,8 +25,12 @@ def entity_node(key: str) -> str:
     return ENTITY_PREFIX + key
 
 
-def build_graph(extractions: Sequence[Extraction], *, top_k: int = 20) -> nx.DiGraph:
+def build_graph(extractions: Sequence[Extraction], *, top_k: int = 20,
+                stage: Callable[[str], AbstractContextManager] | None = None) -> nx.DiGraph:
     """Papers, canonical entities, paper->entity edges, and capped paper-paper links.
+
+    ``stage(name)``, when given, wraps each step (``graph``, ``link``, ``communities``): the
+    build times them with it.
 
     >>> from paperkg.types import Paper, PaperEntity, Mention
     >>> def ex(pid, key):
@@ -36,9 +41,13 @@ def build_graph(extractions: Sequence[Extraction], *, top_k: int = 20) -> nx.DiG
     >>> sorted(g.nodes)[:3], g.nodes["entity:sac"]["paper_count"], g.has_edge("paper:a", "paper:b")
     (['entity:ppo', 'entity:sac', 'paper:a'], 2, True)
     """
-    graph = nx.DiGraph(paperkg_schema=1)
-    add_extractions(graph, extractions)
-    return add_communities(add_links(graph, top_k=top_k))
+    stage = stage or (lambda name: nullcontext())
+    with stage("graph"):
+        graph = add_extractions(nx.DiGraph(paperkg_schema=1), extractions)
+    with stage("link"):
+        graph = add_links(graph, top_k=top_k, copy=False)
+    with stage("communities"):
+        return add_communities(graph)
 
 
 def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.DiGraph:

@@ -7,11 +7,14 @@ for its format whatever the text holds (see :func:`write_graphml` and :func:`wri
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
+from typing import Iterator
 
 import networkx as nx
 
@@ -24,6 +27,11 @@ FORMAT = "paperkg-graph"
 FORMAT_VERSION = 1
 
 
+#: Records per write while streaming node-link JSON.
+_CHUNK = 2000
+_dumps = functools.partial(json.dumps, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
 def to_node_link(graph: nx.DiGraph) -> dict:
     """The graph as a node-link dict (deterministic: nodes and edges in insertion order)."""
     data = nx.node_link_data(graph, edges="edges")
@@ -31,8 +39,34 @@ def to_node_link(graph: nx.DiGraph) -> dict:
     return data
 
 
+def _records(items: Iterator[dict]) -> Iterator[str]:
+    """JSON array members, ``_CHUNK`` joined per string."""
+    first = True
+    while chunk := list(islice(items, _CHUNK)):
+        yield ("" if first else ",") + ",".join(map(_dumps, chunk))
+        first = False
+
+
+def iter_node_link(graph: nx.DiGraph) -> Iterator[str]:
+    """The text of ``json.dumps(to_node_link(graph), sort_keys=True, ...)`` in pieces, built one
+    record at a time: the whole-graph copy of :func:`to_node_link` never exists (it was the
+    export's memory peak at 95k papers).
+
+    >>> g = nx.DiGraph(); g.add_edge("a", "b", w=1)
+    >>> "".join(iter_node_link(g)) == _dumps(to_node_link(g))
+    True
+    """
+    meta = {**graph.graph, "format": FORMAT, "format_version": FORMAT_VERSION}
+    yield '{"directed":' + _dumps(graph.is_directed()) + ',"edges":['
+    yield from _records({**d, "source": u, "target": v} for u, v, d in graph.edges(data=True))
+    yield '],"graph":' + _dumps(meta) + ',"multigraph":' + _dumps(graph.is_multigraph()) + ',"nodes":['
+    yield from _records({**attrs, "id": n} for n, attrs in graph.nodes(data=True))
+    yield "]}"
+
+
 def write_node_link(graph: nx.DiGraph, path: str | Path) -> Path:
-    """Write node-link JSON atomically; ``paperkg.load`` reads it back.
+    """Write node-link JSON atomically, streaming (:func:`iter_node_link`); ``paperkg.load``
+    reads it back.
 
     A character UTF-8 cannot hold (a lone surrogate) is written as U+FFFD.
 
@@ -45,7 +79,7 @@ def write_node_link(graph: nx.DiGraph, path: str | Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(path, "w", errors=REPLACE) as handle:
-        json.dump(to_node_link(graph), handle, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+        handle.writelines(iter_node_link(graph))
         handle.write("\n")
     return path
 

@@ -367,9 +367,11 @@ def link_reason(evidence: tuple[dict, ...] | list[dict]) -> str:
     return "shared: " + ", ".join(parts) + (f" and {more} more" if more > 0 else "")
 
 
-def add_links(graph: nx.DiGraph, *, top_k: int = 20) -> nx.DiGraph:
-    """A copy of ``graph`` whose RELATED_TO edges are recomputed from the entity edges."""
-    linked = graph.copy()
+def add_links(graph: nx.DiGraph, *, top_k: int = 20, copy: bool = True) -> nx.DiGraph:
+    """A copy of ``graph`` whose RELATED_TO edges are recomputed from the entity edges
+    (``copy=False``: ``graph`` itself, as the build does: a copy of 95k papers' graph costs
+    hundreds of MB)."""
+    linked = graph.copy() if copy else graph
     linked.remove_edges_from([(u, v) for u, v, kind in graph.edges(data="kind") if kind == "RELATED_TO"])
     for link in paper_links(linked, top_k=top_k):
         linked.add_edge(link.source, link.target, kind="RELATED_TO", weight=link.weight, shared=list(link.shared),

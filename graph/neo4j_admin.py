@@ -142,7 +142,8 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
             if a["kind"] == "Entity":
                 if a["type"] not in ENTITY_TYPES:
                     raise GraphError(f"entity {a['key']!r} has type {a['type']!r}, not one of {', '.join(ENTITY_TYPES)}")
-                yield (a["key"], f"Entity;{a['type']}", a["type"], a.get("name"), _Array(a.get("aliases") or []),
+                # The label field is an array too: it takes the same delimiter.
+                yield (a["key"], f"Entity{array_delimiter}{a['type']}", a["type"], a.get("name"), _Array(a.get("aliases") or []),
                        _Array(a.get("alias_keys") or [a["key"]]), *(a.get(name) for name in KNOWN_ID_PROPERTIES),
                        a.get("paper_count"))
 

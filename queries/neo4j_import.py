@@ -22,6 +22,9 @@ from paperkg.errors import Neo4jServerError
 from paperkg.graph.neo4j_admin import FILES, import_options
 from paperkg.queries import server
 
+#: Array delimiters tried in order when none is given: the first that no array element holds
+#: (real abstracts have aliases such as "5 rlowbarri.ubar;ri.ubar").
+DELIMITERS = (";", "|", "^", "~", "`")
 #: JVM options of the import tool (it sizes its own off-heap caches); PAPERKG_NEO4J_IMPORT_JAVA_OPTS overrides.
 IMPORT_JAVA_OPTS = ("-Xmx1g", "-XX:+UseParallelGC")
 
@@ -53,10 +56,33 @@ def admin_tool_command(csv_dir: Path, jar: Path, java: str, *, database: str = "
     return cmd
 
 
+def pick_array_delimiter(graph) -> str:
+    """The first of :data:`DELIMITERS` that no array element of ``graph`` contains (authors,
+    aliases, alias keys; a link's ``shared`` keys are alias keys too).
+
+    >>> import networkx as nx
+    >>> g = nx.DiGraph(); g.add_node("entity:x", kind="Entity", aliases=["a;b"], alias_keys=["x|y"])
+    >>> pick_array_delimiter(g)
+    '^'
+    """
+    free = list(DELIMITERS)
+    for _, attrs in graph.nodes(data=True):
+        for name in ("authors", "aliases", "alias_keys"):
+            for item in attrs.get(name) or ():
+                free = [c for c in free if c not in str(item)]
+                if not free:
+                    raise Neo4jServerError(f"every array delimiter ({' '.join(DELIMITERS)}) occurs in an array element "
+                                           f"of {attrs.get('key') or attrs.get('paper_id')!r}; pass --array-delimiter")
+    return free[0]
+
+
 def import_graph(source: str | Path, *, data_dir: str | Path | None = None, database: str = "neo4j",
-                 array_delimiter: str = ";", cache_dir: Path | None = None, progress=None) -> ImportReport:
+                 array_delimiter: str | None = None, cache_dir: Path | None = None, progress=None) -> ImportReport:
     """Import ``source`` (a ``graph.json``, or a folder written by ``paperkg export --format
     neo4j-admin``) into the local Neo4j's data dir (default :func:`server.default_data_dir`).
+
+    ``array_delimiter`` defaults to :func:`pick_array_delimiter` for a graph.json and to ``;``
+    (the export's default) for a folder.
 
     Raises :class:`Neo4jServerError` when a server runs on that data dir (stop it first), when
     ``source`` is neither, or when the import tool fails (quoting its output).
@@ -77,12 +103,16 @@ def import_graph(source: str | Path, *, data_dir: str | Path | None = None, data
                 raise Neo4jServerError(f"{source}: no {', '.join(missing)} (write them with 'paperkg export GRAPH.json "
                                        f"--format neo4j-admin {source}')")
             csv_dir = source.absolute()
+            array_delimiter = array_delimiter or ";"
         elif source.is_file():
             from paperkg.graph.export import read_node_link
             from paperkg.graph.neo4j_admin import write_neo4j_admin
 
             csv_dir = Path(tmp) / "csv"
-            write_neo4j_admin(read_node_link(source), csv_dir, array_delimiter=array_delimiter, database=database)
+            graph = read_node_link(source)
+            array_delimiter = array_delimiter or pick_array_delimiter(graph)
+            write_neo4j_admin(graph, csv_dir, array_delimiter=array_delimiter, database=database)
+            del graph
         else:
             raise Neo4jServerError(f"{source}: no such graph file or export folder")
         cmd = admin_tool_command(csv_dir, jar, java, database=database, array_delimiter=array_delimiter,

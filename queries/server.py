@@ -1,9 +1,9 @@
 """A local Neo4j Community 5.26 LTS server without Docker: needs only Java 17+ and Maven.
 
 The server is a tiny Java launcher (``neo4j_local/``, shipped as package data) that runs Neo4j
-embedded with the Bolt connector on ``127.0.0.1`` and authentication on. This module builds it
-once with Maven (cached), starts it detached in the background, waits until Bolt answers, and
-stops it again. The CLI ``paperkg neo4j start|stop|status`` is a thin wrapper around
+embedded with the Bolt connector on ``127.0.0.1`` and authentication on. This module has it built
+once with Maven (:mod:`paperkg.queries.launcher`, cached), starts it detached in the background,
+waits until Bolt answers, and stops it again. The CLI ``paperkg neo4j start|stop|status`` is a thin wrapper around
 :func:`start_local`, :func:`stop_local` and :func:`status_local`.
 
 Where things go
@@ -27,7 +27,9 @@ Environment
   a later start with a different value replaces the stored one, so the environment (or the
   ``password`` argument) is the single source of truth.
 * ``PAPERKG_HOME`` - moves the default cache and data dirs (see above).
-* ``PAPERKG_NEO4J_JAVA_OPTS`` - JVM options replacing :data:`DEFAULT_JAVA_OPTS` (shell syntax).
+* ``PAPERKG_NEO4J_JAVA_OPTS`` - JVM options replacing the defaults of :func:`memory_defaults`
+  (shell syntax); ``PAPERKG_NEO4J_HEAP`` - the heap (``-Xmx``, e.g. ``2g``) in those defaults;
+  ``PAPERKG_NEO4J_PAGE_CACHE`` - the page cache size replacing its default (e.g. ``512m``).
 * ``JAVA_HOME`` - if set, ``$JAVA_HOME/bin/java`` is used instead of ``java`` on ``PATH``.
 
 POSIX only (process groups and signals).
@@ -36,30 +38,49 @@ POSIX only (process groups and signals).
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import importlib.resources
 import json
 import os
-import re
 import shlex
-import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from paperkg.atomic import atomic_write_text
 from paperkg.errors import Neo4jServerError
+from paperkg.queries.launcher import (
+    JAR_NAME,
+    STARTUP_JAVA_OPTS,
+    STARTUP_PAGE_CACHE,
+    LauncherBuildError,
+    Progress,
+    ToolMissingError,
+    _check_java,
+    _file_lock,
+    _java_executable,
+    _java_opts,
+    _page_cache,
+    _paperkg_home,
+    _proc_cmdline,
+    _tail_text,
+    available_memory,
+    build_launcher,
+    default_cache_dir,
+    java_executable,
+    memory_defaults,
+)
 
 __all__ = [
-    "DEFAULT_JAVA_OPTS",
     "DEFAULT_PORT",
+    "STARTUP_JAVA_OPTS",
+    "STARTUP_PAGE_CACHE",
+    "available_memory",
+    "memory_defaults",
     "LauncherBuildError",
     "LocalServer",
     "ServerStatus",
@@ -80,42 +101,13 @@ DEFAULT_PORT = 7687
 HOST = "127.0.0.1"
 USER = "neo4j"
 MIN_PASSWORD_LENGTH = 8
-#: Modest memory for a 2-core machine; C1-only JIT and the serial GC halve the start time
-#: (about 6 s instead of 12 s) at some cost in peak query speed. Override with
-#: ``PAPERKG_NEO4J_JAVA_OPTS`` or the ``java_opts`` argument.
-DEFAULT_JAVA_OPTS: tuple[str, ...] = (
-    "-Xms256m",
-    "-Xmx1g",
-    "-XX:+UseSerialGC",
-    "-XX:TieredStopAtLevel=1",
-    "-XX:-OmitStackTraceInFastThrow",
-    "-Djdk.nio.maxCachedBufferSize=1024",
-    "-Dio.netty.tryReflectionSetAccessible=true",
-    "-Dlog4j2.disable.jmx=true",
-)
-DEFAULT_PAGE_CACHE = "64m"
-
-JAR_NAME = "neo4j-local.jar"
 LOG_NAME = "neo4j-local.log"
 READY_MARK = "NEO4J-LOCAL READY"
 ERROR_MARK = "NEO4J-LOCAL ERROR"
-_STAMP = ".build-stamp"
-_MIN_JAVA = 17
-_BUILD_TIMEOUT = 1800.0
-
-Progress = Callable[[str], None]
 
 # Popen objects of servers this process started: kept so they are reaped (no zombies, no
 # "subprocess still running" ResourceWarning) and so stop_local can wait() on them.
 _CHILDREN: dict[int, subprocess.Popen[bytes]] = {}
-
-
-class LauncherBuildError(Neo4jServerError):
-    """Maven could not build the launcher (the message quotes Maven's output)."""
-
-
-class ToolMissingError(Neo4jServerError):
-    """``java`` or ``mvn`` is not installed (or too old)."""
 
 
 @dataclass(frozen=True)
@@ -181,19 +173,6 @@ class StopResult:
 # --------------------------------------------------------------------------- paths
 
 
-def _paperkg_home() -> Path | None:
-    home = os.environ.get("PAPERKG_HOME")
-    return Path(home).expanduser() if home else None
-
-
-def default_cache_dir() -> Path:
-    """Where the launcher is built: ``$PAPERKG_HOME/neo4j-local`` or ``~/.cache/paperkg/neo4j-local``."""
-    home = _paperkg_home()
-    if home is not None:
-        return home / "neo4j-local"
-    return Path.home() / ".cache" / "paperkg" / "neo4j-local"
-
-
 def default_data_dir() -> Path:
     """The default data dir: ``$PAPERKG_HOME/neo4j/data`` or ``~/.local/share/paperkg/neo4j``."""
     home = _paperkg_home()
@@ -223,228 +202,7 @@ def _uri(port: int) -> str:
     return f"bolt://{HOST}:{port}"
 
 
-# --------------------------------------------------------------------------- tools
-
-
-def _java_executable() -> str:
-    java_home = os.environ.get("JAVA_HOME")
-    if java_home:
-        candidate = Path(java_home) / "bin" / "java"
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    found = shutil.which("java")
-    if not found:
-        where = f" (and JAVA_HOME={java_home} has no bin/java)" if java_home else ""
-        raise ToolMissingError(
-            f"'java' was not found on PATH{where}: the local Neo4j needs Java {_MIN_JAVA} or newer "
-            "(e.g. apt-get install openjdk-17-jdk-headless), or use docker compose / an existing "
-            "server via NEO4J_URI")
-    return found
-
-
-@lru_cache(maxsize=None)
-def _check_java(java: str) -> int:
-    """Return the Java major version of ``java``; raise if it is older than 17."""
-    try:
-        out = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise ToolMissingError(f"cannot run {java!r} -version: {exc}") from exc
-    text = out.stderr + out.stdout
-    m = re.search(r'version "(\d+)(?:\.(\d+))?', text)
-    if not m:
-        raise ToolMissingError(f"cannot tell the version of {java!r} from: {text.strip()[:200]!r}")
-    major = int(m.group(1))
-    if major == 1 and m.group(2):  # "1.8.0_..."
-        major = int(m.group(2))
-    if major < _MIN_JAVA:
-        raise ToolMissingError(
-            f"{java!r} is Java {major}; Neo4j 5.26 needs Java {_MIN_JAVA} or newer (set JAVA_HOME)")
-    return major
-
-
-def java_executable() -> str:
-    """The ``java`` the launcher runs with (``JAVA_HOME`` first), checked to be Java 17 or newer."""
-    java = _java_executable()
-    _check_java(java)
-    return java
-
-
-def _mvn_executable() -> str:
-    found = shutil.which("mvn")
-    if not found:
-        raise ToolMissingError(
-            "'mvn' (Apache Maven) was not found on PATH: it is needed once to build the local Neo4j "
-            "launcher (e.g. apt-get install maven)")
-    return found
-
-
-# --------------------------------------------------------------------------- build
-
-
-def _project_files() -> list[tuple[str, bytes]]:
-    """(relative path, content) of the shipped Maven project: pom.xml and src/**, sorted."""
-    root = importlib.resources.files("paperkg.queries") / "neo4j_local"
-    files: list[tuple[str, bytes]] = []
-
-    def walk(node: Any, rel: str) -> None:
-        for child in node.iterdir():
-            child_rel = f"{rel}/{child.name}" if rel else child.name
-            if child.is_dir():
-                walk(child, child_rel)
-            elif child.is_file():
-                files.append((child_rel, child.read_bytes()))
-
-    pom = root / "pom.xml"
-    if not pom.is_file():
-        raise LauncherBuildError(
-            f"the launcher's Maven project is missing from the installed package: no {pom} "
-            "(is paperkg installed with its package data?)")
-    files.append(("pom.xml", pom.read_bytes()))
-    src = root / "src"
-    if src.is_dir():
-        walk(src, "src")
-    return sorted(files)
-
-
-def _project_hash(files: list[tuple[str, bytes]]) -> str:
-    digest = hashlib.sha256()
-    for rel, data in files:
-        digest.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
-    return digest.hexdigest()
-
-
-@contextlib.contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    """An exclusive advisory lock (flock) on ``path``; a no-op where fcntl does not exist."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        yield
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a+b") as fh:
-        fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
-
-
-def _jar_ready(build_dir: Path) -> bool:
-    return (build_dir / "target" / JAR_NAME).is_file() and (build_dir / "target" / "lib").is_dir()
-
-
-def _dirs_in_use(candidates: list[Path]) -> set[Path]:
-    """Those of ``candidates`` that a running process names on its command line (Linux /proc)."""
-    in_use: set[Path] = set()
-    proc = Path("/proc")
-    if not proc.is_dir():
-        return set(candidates)  # cannot tell: keep them all
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        cmdline = _proc_cmdline(int(entry.name))
-        if not cmdline:
-            continue
-        for cand in candidates:
-            if str(cand) + os.sep in cmdline:
-                in_use.add(cand)
-    return in_use
-
-
-def _prune_old_builds(cache_dir: Path, keep: Path) -> None:
-    """Delete older launcher builds, except those a running server still loads classes from."""
-    old = [d for d in cache_dir.glob("build-*") if d.is_dir() and d != keep]
-    if not old:
-        return
-    busy = _dirs_in_use(old)
-    for build_dir in old:
-        if build_dir not in busy:
-            shutil.rmtree(build_dir, ignore_errors=True)
-
-
-def build_launcher(cache_dir: Path | None = None, progress: Progress | None = None) -> Path:
-    """Build the Java launcher with Maven (once) and return the path of its jar.
-
-    Copies the Maven project shipped in ``paperkg.queries/neo4j_local`` into
-    ``cache_dir/build-<hash>`` (``cache_dir`` defaults to :func:`default_cache_dir`; ``<hash>`` is
-    a sha256 of ``pom.xml`` and the Java source) and runs ``mvn -q -B package -DskipTests``
-    there. The result is cached: Maven runs again only when the pom or the source changed (a new
-    hash) or the build is incomplete. Older builds are deleted unless a running server uses them.
-    The first build downloads Neo4j from Maven Central (about 125 MB into ``~/.m2``). Concurrent
-    callers are serialised with a file lock.
-
-    ``progress`` gets one-line messages (e.g. ``print`` or ``click.echo``) when a build runs.
-
-    Raises :class:`ToolMissingError` if ``mvn`` or ``java`` is missing and
-    :class:`LauncherBuildError` if the build fails.
-    """
-    cache_dir = (Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()).absolute()
-    files = _project_files()
-    digest = _project_hash(files)
-    build_dir = cache_dir / f"build-{digest[:16]}"
-    jar = build_dir / "target" / JAR_NAME
-    stamp = build_dir / _STAMP
-
-    def up_to_date() -> bool:
-        try:
-            return stamp.read_text().strip() == digest and _jar_ready(build_dir)
-        except OSError:
-            return False
-
-    if up_to_date():
-        return jar
-    java = _java_executable()
-    _check_java(java)
-    mvn = _mvn_executable()
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise LauncherBuildError(f"cannot create the launcher cache dir {cache_dir}: {exc}") from exc
-    with _file_lock(cache_dir / ".build.lock"):
-        if up_to_date():  # another process built it while we waited
-            return jar
-        if progress:
-            progress(f"Building the local Neo4j launcher in {build_dir} with Maven "
-                     "(first time only; downloads Neo4j from Maven Central) ...")
-        if build_dir.exists():  # an incomplete earlier attempt
-            shutil.rmtree(build_dir)
-        for rel, data in files:
-            dest = build_dir / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            dest.write_bytes(data)
-        cmd = [mvn, "-q", "-B", "package", "-DskipTests"]
-        t0 = time.monotonic()
-        try:
-            proc = subprocess.run(cmd, cwd=build_dir, stdin=subprocess.DEVNULL,
-                                  capture_output=True, text=True, timeout=_BUILD_TIMEOUT)
-        except subprocess.TimeoutExpired as exc:
-            raise LauncherBuildError(
-                f"'mvn package' in {build_dir} did not finish within {_BUILD_TIMEOUT:.0f} s") from exc
-        except OSError as exc:
-            raise ToolMissingError(f"cannot run {mvn!r}: {exc}") from exc
-        if proc.returncode != 0 or not _jar_ready(build_dir):
-            output = _tail_text(proc.stdout + proc.stderr, 40)
-            raise LauncherBuildError(
-                f"building the Neo4j launcher failed in {build_dir} ('{' '.join(cmd)}' exited with "
-                f"{proc.returncode}); Maven said:\n{output}")
-        atomic_write_text(stamp, digest + "\n")
-        _prune_old_builds(cache_dir, keep=build_dir)
-        if progress:
-            progress(f"Built {jar} in {time.monotonic() - t0:.0f} s")
-    return jar
-
-
 # --------------------------------------------------------------------------- processes
-
-
-def _proc_cmdline(pid: int) -> str | None:
-    """The command line of ``pid`` (Linux /proc), or None where it cannot be read."""
-    try:
-        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return None
-    return raw.replace(b"\0", b" ").decode(errors="replace")
 
 
 def _pid_alive(pid: int) -> bool:
@@ -549,10 +307,6 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def _tail_text(text: str, lines: int) -> str:
-    return "\n".join(text.strip().splitlines()[-lines:])
-
-
 def _log_tail(log_path: Path, offset: int = 0, lines: int = 30) -> str:
     try:
         with open(log_path, "rb") as fh:
@@ -587,15 +341,6 @@ def _resolve_password(password: str | None) -> str:
             f"the Neo4j password is {len(pw)} characters long; Neo4j 5 needs at least "
             f"{MIN_PASSWORD_LENGTH}")
     return pw
-
-
-def _java_opts(java_opts: Sequence[str] | None) -> list[str]:
-    if java_opts is not None:
-        return list(java_opts)
-    env = os.environ.get("PAPERKG_NEO4J_JAVA_OPTS")
-    if env is not None and env.strip():
-        return shlex.split(env)
-    return list(DEFAULT_JAVA_OPTS)
 
 
 def _signal(pid: int, sig: int) -> None:
@@ -698,7 +443,8 @@ def start_local(
     timeout: float = 120.0,
     cache_dir: Path | None = None,
     java_opts: Sequence[str] | None = None,
-    page_cache: str = DEFAULT_PAGE_CACHE,
+    page_cache: str | None = None,
+    heap: str | None = None,
     progress: Progress | None = None,
 ) -> LocalServer:
     """Start the local Neo4j in the background and wait until it answers on Bolt.
@@ -714,6 +460,11 @@ def start_local(
     ``password`` defaults to ``NEO4J_PASSWORD``; it becomes the password of user ``neo4j`` (also
     replacing a different stored one). Listens on 127.0.0.1 only.
 
+    JVM options and page cache default to :func:`memory_defaults` of the memory available now;
+    ``heap`` (or ``PAPERKG_NEO4J_HEAP``, e.g. ``"2g"``) replaces their ``-Xmx``, ``page_cache``
+    (or ``PAPERKG_NEO4J_PAGE_CACHE``) the page cache, ``java_opts`` (or
+    ``PAPERKG_NEO4J_JAVA_OPTS``) every JVM option.
+
     Raises :class:`Neo4jServerError` (or a subclass) naming the port, path or pid at fault; a
     start that fails or times out quotes the tail of the log, and its process is stopped.
     """
@@ -721,6 +472,8 @@ def start_local(
         raise Neo4jServerError(f"invalid port {port!r}: expected an integer in 1..65535")
     pw = _resolve_password(password)
     data = _resolve_data_dir(data_dir)
+    default_opts, default_cache = memory_defaults(available_memory())
+    page_cache = _page_cache(page_cache, default_cache)
     try:
         data.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -742,7 +495,7 @@ def start_local(
         jar = build_launcher(cache_dir, progress=progress)
         java = _java_executable()
         _check_java(java)
-        cmd = [java, *_java_opts(java_opts), "-jar", str(jar), "--port", str(port),
+        cmd = [java, *_java_opts(java_opts, default_opts, heap), "-jar", str(jar), "--port", str(port),
                "--data-dir", str(data), "--page-cache", page_cache]
         env = dict(os.environ)
         env["NEO4J_PASSWORD"] = pw

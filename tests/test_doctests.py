@@ -24,6 +24,8 @@ MODULES = [
     "paperkg.graph.analytics",
     "paperkg.graph.export",
     "paperkg.queries.runner",
+    "paperkg.queries.launcher",
+    "paperkg.queries.neo4j_import",
     "paperkg.queries.loader",
     "paperkg.queries.shell",
     "paperkg.graph.export_set",

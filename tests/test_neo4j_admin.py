@@ -180,3 +180,37 @@ def test_import_script_runs_without_neo4j_admin(seeds_kg, tmp_path):
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     assert "IMPORT DONE" in result.stdout
     assert (tmp_path / "home" / "neo4j" / "data" / "data" / "databases" / "neo4j").is_dir()
+
+
+def test_import_picks_a_delimiter_no_alias_holds(seeds_kg, tmp_path):
+    """Real abstracts give aliases with ';' (the export's default delimiter): ``paperkg neo4j
+    import GRAPH.json`` then picks another, and the alias arrives whole."""
+    from neo4j_fixtures import TEST_PASSWORD
+
+    from paperkg.graph.export import write_node_link
+    from paperkg.queries.neo4j_import import pick_array_delimiter
+    from paperkg.queries.runner import Neo4jSettings, connect
+    from paperkg.queries.server import free_port, start_local, stop_local
+
+    require_launcher()
+    graph = seeds_kg.graph.copy()
+    node = next(n for n, a in graph.nodes(data=True) if a["kind"] == "Entity")
+    graph.nodes[node]["aliases"] = [*graph.nodes[node]["aliases"], "5 r;ri"]
+    assert pick_array_delimiter(graph) == "|"
+    graph_file = write_node_link(graph, tmp_path / "graph.json")
+    home = tmp_path / "home"
+    result = CliRunner().invoke(cli, ["neo4j", "import", str(graph_file), "--data-dir", str(home)])
+    assert result.exit_code == 0, result.output
+    server = start_local(port=free_port(), data_dir=home, password=TEST_PASSWORD, timeout=180)
+    try:
+        settings = Neo4jSettings(uri=server.uri, user=server.user, password=TEST_PASSWORD)
+        driver = connect(settings)
+        try:
+            with driver.session() as session:
+                aliases = session.run("MATCH (e:Entity {key: $key}) RETURN e.aliases AS a",
+                                      key=graph.nodes[node]["key"]).single()["a"]
+        finally:
+            driver.close()
+    finally:
+        stop_local(data_dir=home)
+    assert aliases == graph.nodes[node]["aliases"]

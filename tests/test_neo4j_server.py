@@ -63,6 +63,26 @@ def test_bad_arguments_fail_early_naming_the_value(tmp_path: Path,
     assert not srv._pid_file(data).exists()
 
 
+def test_jvm_memory_follows_the_available_memory_and_is_overridable(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from paperkg.queries import launcher
+
+    for name in ("PAPERKG_NEO4J_JAVA_OPTS", "PAPERKG_NEO4J_HEAP", "PAPERKG_NEO4J_PAGE_CACHE"):
+        monkeypatch.delenv(name, raising=False)
+    assert launcher.memory_defaults(None) == (srv.STARTUP_JAVA_OPTS, srv.STARTUP_PAGE_CACHE)
+    small, large = launcher.memory_defaults(6 * 2**30), launcher.memory_defaults(48 * 2**30)
+    assert "-XX:+UseParallelGC" in small[0] and "-XX:TieredStopAtLevel=1" not in small[0]
+    assert (small[0][1], small[1]) == ("-Xmx1024m", "768m") and (large[0][1], large[1]) == ("-Xmx4096m", "2048m")
+    opts = launcher._java_opts(None, large[0], "2g")
+    assert "-Xmx2g" in opts and not any(o.startswith("-Xms") for o in opts)
+    monkeypatch.setenv("PAPERKG_NEO4J_PAGE_CACHE", "300m")
+    assert launcher._page_cache(None, "2048m") == "300m" and launcher._page_cache("1g", "2048m") == "1g"
+    monkeypatch.setenv("PAPERKG_NEO4J_JAVA_OPTS", "-Xmx700m -XX:+UseSerialGC")
+    assert launcher._java_opts(None, large[0], "2g") == ["-Xmx700m", "-XX:+UseSerialGC"]
+    with pytest.raises(Neo4jServerError, match="'lots'"):
+        srv.start_local(port=srv.free_port(), data_dir=tmp_path / "data", password=PW1, page_cache="lots")
+
+
 def test_stop_and_status_without_a_server_and_with_a_stale_pid_file(tmp_path: Path) -> None:
     data = tmp_path / "data"
     status = srv.status_local(data_dir=data)

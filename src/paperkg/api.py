@@ -48,18 +48,20 @@ class ExtractResult:
 
 @dataclass(frozen=True)
 class BuildStats:
-    """What a :func:`build` cost: the store's re-use, and wall and CPU seconds per stage
-    (``read``, ``extract``, ``resolve`` with the learned roles, ``link``; CPU of this process only)."""
+    """What a :func:`build` cost: the store's re-use, and per stage (``read``, ``extract``,
+    ``resolve`` with the learned roles, ``graph`` (papers and entities), ``link``,
+    ``communities``) ``(name, wall s, CPU s, start)``: CPU of this process only, ``start`` its
+    ``time.perf_counter()`` at the stage's start (so a memory sampler can tell the stages apart)."""
 
     extraction: ExtractStats
-    stages: tuple[tuple[str, float, float], ...]
+    stages: tuple[tuple[str, float, float, float], ...]
 
 
 @contextmanager
 def _timed(stages: list, name: str) -> Iterator[None]:
     wall, cpu = time.perf_counter(), time.process_time()
     yield
-    stages.append((name, time.perf_counter() - wall, time.process_time() - cpu))
+    stages.append((name, time.perf_counter() - wall, time.process_time() - cpu, wall))
 
 
 @dataclass
@@ -269,8 +271,7 @@ def build(
             resolved = resolve_stored(read.papers, db, use_model=use_model)
     finally:
         db.close()
-    with _timed(stages, "link"):
-        graph = build_graph(resolved.extractions, top_k=top_k)
+    graph = build_graph(resolved.extractions, top_k=top_k, stage=lambda name: _timed(stages, name))
     return KnowledgeGraph(graph=graph, report=read.report(), extractions=tuple(resolved.extractions),
                           resolution=tuple(resolved.report),
                           build_stats=BuildStats(extraction=stats, stages=tuple(stages)))

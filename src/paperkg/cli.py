@@ -246,11 +246,21 @@ data_dir_opt = click.option("--data-dir", type=click.Path(path_type=Path), defau
 @data_dir_opt
 @click.option("--timeout", default=180.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
               help="Seconds to wait until Bolt answers.")
-def neo4j_start(port, data_dir, timeout):
-    """Build the launcher (cached), start Neo4j in the background and wait until Bolt answers."""
+@click.option("--heap", default=None, metavar="SIZE",
+              help="JVM heap, e.g. 2g (default: a sixth of the available memory, 1-4 GB; PAPERKG_NEO4J_HEAP).")
+@click.option("--page-cache", default=None, metavar="SIZE",
+              help="Neo4j page cache, e.g. 512m (default: an eighth of the available memory, up to 2 GB; "
+                   "PAPERKG_NEO4J_PAGE_CACHE).")
+def neo4j_start(port, data_dir, timeout, heap, page_cache):
+    """Build the launcher (cached), start Neo4j in the background and wait until Bolt answers.
+
+    JVM heap and page cache follow the available memory (under 3 GB available: a small,
+    fast-starting JVM); --heap, --page-cache and PAPERKG_NEO4J_JAVA_OPTS override them.
+    """
     from paperkg.queries.server import start_local
 
-    server = start_local(port=port, data_dir=data_dir, timeout=timeout, progress=lambda line: click.echo(line, err=True))
+    server = start_local(port=port, data_dir=data_dir, timeout=timeout, heap=heap, page_cache=page_cache,
+                         progress=lambda line: click.echo(line, err=True))
     state = "started" if server.started else "already running"
     click.echo(f"Neo4j {state} (pid {server.pid}) at {server.uri}; data {server.data_dir}; log {server.log_path}")
 
@@ -272,7 +282,9 @@ def neo4j_stop(data_dir):
 @click.argument("source", type=click.Path(path_type=Path))
 @data_dir_opt
 @click.option("--database", default="neo4j", show_default=True, help="Database to create or replace.")
-@click.option("--array-delimiter", default=";", show_default=True, help="Separator of array values in the CSVs.")
+@click.option("--array-delimiter", default=None,
+              help="Separator of array values in the CSVs (default: for a graph.json the first of ; | ^ ~ ` that no "
+                   "value holds; for a folder ;).")
 def neo4j_import(source, data_dir, database, array_delimiter):
     """Bulk-import SOURCE (a graph.json, or a folder from 'paperkg export --format neo4j-admin')
     into the local Neo4j's data dir with the launcher's own import tool (no neo4j-admin needed).
