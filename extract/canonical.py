@@ -149,13 +149,9 @@ def paper_label(paper: Paper, entities: Sequence[PaperEntity], words: int = 8) -
     return " ".join(tokens[:words]) + ("…" if len(tokens) > words else "")
 
 
-def resolve_corpus(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> list[Extraction]:
-    """Turn per-document mentions into :class:`Extraction` records with canonical entities."""
-    return resolve(papers, docs).extractions
-
-
 def resolve(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Resolved:
-    """As :func:`resolve_corpus`, with the resolution report (see :mod:`paperkg.extract.resolution`)."""
+    """Turn per-document mentions into :class:`Extraction` records with canonical entities, with the
+    resolution report (see :mod:`paperkg.extract.resolution`)."""
     from paperkg.extract.resolution import report_records
 
     known = known_tables()

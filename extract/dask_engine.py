@@ -24,11 +24,14 @@ from paperkg.errors import ExtractionError
 from paperkg.extract.canonical import DocMentions
 from paperkg.extract.run import doc_record, nlp_items
 from paperkg.extract.store import extractor_version
+from paperkg.extract.workers import one_blas_thread
 from paperkg.types import Paper
 
 #: Abstracts per partition: enough to amortize the task overhead, few enough to spread the
-#: work over the workers and to keep each result small.
-PARTITION_SIZE = 500
+#: work over the workers and to keep each result small. Partitions are cut at whole batches of
+#: ``batch_size`` (8 of the default 64), so every abstract meets the NER in the same batch as
+#: in one local process, and the output is the same bit for bit.
+PARTITION_SIZE = 512
 
 _thread = threading.local()
 
@@ -63,7 +66,8 @@ def extract_partition(items: list[tuple[str, int]], use_model: bool, version: st
             f"a Dask worker runs extractor version {found}, the client {version}: install the same paperkg on every worker"
         )
     nlp = _worker_pipeline(use_model)
-    return [(index, *doc_record(doc)) for doc, index in nlp.pipe(items, as_tuples=True, batch_size=batch_size)]
+    with one_blas_thread():  # the cluster's workers are the parallelism; more BLAS threads only spin
+        return [(index, *doc_record(doc)) for doc, index in nlp.pipe(items, as_tuples=True, batch_size=batch_size)]
 
 
 def _client(distributed, scheduler: str | None, n_workers: int):
@@ -96,7 +100,8 @@ def dask_stream(
         # At least two partitions per worker thread, so that a small build still uses them all.
         threads = sum(client.nthreads().values()) or 1
         count = min(len(items), max(-(-len(items) // PARTITION_SIZE), 2 * threads))
-        partitions = bag.from_sequence(items, npartitions=count)
+        batches = max(1, -(-len(items) // count) // batch_size)
+        partitions = bag.from_sequence(items, partition_size=batches * batch_size)
         results = partitions.map_partitions(extract_partition, use_model, version, batch_size)
         # Keep no list of futures: a released future frees its partition on the cluster.
         for future in distributed.as_completed(client.compute(results.to_delayed())):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from paperkg.extract.markup import clean_name
 
@@ -158,6 +159,7 @@ def generic_head(key: str) -> str | None:
     return None if is_generic(head) else head
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and asked for the same names across stages and abstracts
 def normalize_key(name: str) -> str:
     """The canonical key of a name: case, hyphen, spacing, plural, spelling, markup and article
     variants unify.

@@ -15,10 +15,13 @@ from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from pathlib import Path
 
+import numpy
 import spacy
+from spacy.attrs import IDX, LENGTH, SENT_START
 from spacy.language import Language
 from spacy.matcher import PhraseMatcher
 from spacy.tokens import Doc
+from thinc.api import Model, NumpyOps
 
 from paperkg.errors import ExtractionError
 from paperkg.extract.abbreviations import find_abbreviations, find_short_forms
@@ -60,10 +63,20 @@ class EntityComponent:
             self.type_by_key.setdefault(normalize_key(entry.surface), entry.type)
         self.cased = PhraseMatcher(nlp.vocab, attr="ORTH")
         self.lower = PhraseMatcher(nlp.vocab, attr="LOWER")
+        self.entry_by_match: dict[int, GazetteerEntry] = {}
         surfaces = [entry.surface for entry in self.entries]
-        for index, doc in enumerate(nlp.tokenizer.pipe(surfaces, batch_size=1000)):
-            matcher = self.cased if self.entries[index].case_sensitive else self.lower
-            matcher.add(str(index), [doc])
+        # The gazetteer's ~12k names would fill the tokenizer's chunk cache (10k chunks) for good
+        # and leave no room for the abstracts' words: tokenizing them uncached keeps the cache
+        # for the text (tokenization was 5x slower with it full).
+        tokenizer = nlp.tokenizer
+        cache_size, tokenizer.max_cache_size = tokenizer.max_cache_size, 0
+        try:
+            for index, doc in enumerate(tokenizer.pipe(surfaces, batch_size=1000)):
+                matcher = self.cased if self.entries[index].case_sensitive else self.lower
+                matcher.add(str(index), [doc])
+                self.entry_by_match[nlp.vocab.strings[str(index)]] = self.entries[index]
+        finally:
+            tokenizer.max_cache_size = cache_size
 
     def __call__(self, doc: Doc) -> Doc:
         text = doc.text
@@ -92,7 +105,8 @@ class EntityComponent:
             notes.append(f"short-form matching skipped: {exc}")
         for start, end, short in uses:
             candidates.extend((start, end, kind, "abbreviation") for kind in kinds[short])
-        sentences = [(sent.start_char, sent.end_char) for sent in doc.sents]
+        # Token offsets as arrays: Doc.sents and Span objects build a Python object per token.
+        starts_at, ends_at, sentences = _token_offsets(doc)
         sentence_starts = [start for start, _ in sentences]
         # One string per sentence (Span.text rebuilds itself from the tokens on every access).
         sentence_texts = [text[start:end] for start, end in sentences]
@@ -102,12 +116,8 @@ class EntityComponent:
                 candidates.append((s_start + start, s_start + end, type_from_head(name) or self._type_for(name) or "Method", "proposal"))
         for matcher in (self.cased, self.lower):
             for match_id, start, end in matcher(doc):
-                entry = self.entries[int(self.vocab_string(doc, match_id))]
-                span = doc[start:end]
-                candidates.append((span.start_char, span.end_char, entry.type, "gazetteer"))
-        for ent in doc.ents:
-            if ent.label_ in MODEL_LABELS:
-                candidates.append((ent.start_char, ent.end_char, MODEL_LABELS[ent.label_], "model"))
+                candidates.append((starts_at[start], ends_at[end - 1], self.entry_by_match[match_id].type, "gazetteer"))
+        candidates.extend((start, end, kind, "model") for start, end, kind in model_ents)
         # At a definition "long form (SF)", the short form takes the role of the long form.
         role_anchor = {a.short_start: a.long_start for a in abbreviations}
         mentions = []
@@ -133,10 +143,6 @@ class EntityComponent:
         doc._.paperkg_notes = notes
         return doc
 
-    @staticmethod
-    def vocab_string(doc: Doc, match_id: int) -> str:
-        return doc.vocab.strings[match_id]
-
     def _type_for(self, name: str) -> str | None:
         return self.type_by_key.get(normalize_key(name)) or type_from_head(name)
 
@@ -149,13 +155,29 @@ class EntityComponent:
             if origin == "model":
                 start, end = strip_vague_prefix(text, start, end)
                 kind = type_from_head(text[start:end]) or kind
-            if end <= start or is_generic(text[start:end]):
-                continue
-            # The candidate filter: a name the gazetteer knows is an entity whatever its form.
-            if origin != "gazetteer" and normalize_key(text[start:end]) not in self.type_by_key and reject_reason(text[start:end]):
+            if end <= start or not self._acceptable(text[start:end], origin == "gazetteer"):
                 continue
             cleaned.append((start, end, kind, origin))
         return _drop_cut_model_spans(cleaned)
+
+    @lru_cache(maxsize=1 << 16)  # noqa: B019 - one component per pipeline; names recur across abstracts
+    def _acceptable(self, name: str, known: bool) -> bool:
+        if is_generic(name):
+            return False
+        # The candidate filter: a name the gazetteer knows is an entity whatever its form.
+        return known or normalize_key(name) in self.type_by_key or not reject_reason(name)
+
+
+def _token_offsets(doc: Doc) -> tuple[list[int], list[int], list[tuple[int, int]]]:
+    """Each token's start and end character, and the ``(start_char, end_char)`` of each
+    sentence, as ``Doc.sents`` gives them (a sentence starts at a token whose SENT_START is 1)."""
+    if not len(doc):
+        return [], [], []
+    rows = doc.to_array([IDX, LENGTH, SENT_START]).astype(numpy.int64)  # SENT_START -1 comes as 2**64 - 1
+    starts, ends = rows[:, 0], rows[:, 0] + rows[:, 1]
+    cuts = numpy.flatnonzero(rows[1:, 2] == 1) + 1
+    firsts, lasts = numpy.concatenate(([0], cuts)), numpy.concatenate((cuts, [len(rows)])) - 1
+    return starts.tolist(), ends.tolist(), list(zip(starts[firsts].tolist(), ends[lasts].tolist()))
 
 
 def _drop_cut_model_spans(candidates: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
@@ -219,12 +241,12 @@ def resolve_overlaps(
     steps = steps if steps is not None else Steps()
     unique = set(_extend_model_spans(candidates, steps))
     log_n = max(len(unique), 2).bit_length()
-    steps.spend(len(unique) * log_n)
+    # Sorting, then two bisections per candidate: spent at once, as the loop below never stops early.
+    steps.spend(3 * len(unique) * log_n)
     ranked = sorted(unique, key=lambda c: (-PRIORITY[c[3]], -(c[1] - c[0]), c[0], c[1], c[2], c[3]))
     taken = _DisjointSpans()
     nested = _DisjointSpans()
     for cand in ranked:
-        steps.spend(2 * log_n)
         other = taken.overlapping(cand[0], cand[1])
         if other is None:
             taken.add(cand)
@@ -278,8 +300,8 @@ def _extend_model_spans(
     starts = [span[0] for span in by_start]
     ends = [span[1] for span in by_end]
     extended = []
+    steps.spend(len(candidates))
     for start, end, kind, origin in candidates:
-        steps.spend(1)
         if origin == "model" and by_start:
             start, end = _widen(start, end, by_start, starts, by_end, ends, steps)
         extended.append((start, end, kind, origin))
@@ -293,26 +315,28 @@ def _widen(start, end, by_start, starts, by_end, ends, steps: Steps) -> tuple[in
     s_lo = s_hi = bisect_right(starts, start)
     e_lo = e_hi = bisect_right(ends, start)
     while True:
-        grown = False
-        while s_hi < len(starts) and starts[s_hi] < end:
-            end = max(end, by_start[s_hi][1])
-            s_hi += 1
-            grown = True
-        while s_lo > 0 and starts[s_lo - 1] > start:
-            s_lo -= 1
-            end = max(end, by_start[s_lo][1])
-            grown = True
-        while e_hi < len(ends) and ends[e_hi] < end:
-            start = min(start, by_end[e_hi][0])
-            e_hi += 1
-            grown = True
-        while e_lo > 0 and ends[e_lo - 1] > start:
-            e_lo -= 1
-            start = min(start, by_end[e_lo][0])
-            grown = True
-        if not grown:
+        pointers = (s_lo, s_hi, e_lo, e_hi)
+        s_lo, s_hi, start, end = _cover(starts, by_start, s_lo, s_hi, start, end)
+        e_lo, e_hi, start, end = _cover(ends, by_end, e_lo, e_hi, start, end)
+        if (s_lo, s_hi, e_lo, e_hi) == pointers:
             steps.spend(1 + (s_hi - s_lo) + (e_hi - e_lo))  # every pointer move
             return start, end
+
+
+def _cover(keys, spans, lo, hi, start, end) -> tuple[int, int, int, int]:
+    """Grow ``keys[lo:hi]`` (sorted) to every key strictly inside ``(start, end)``, widening the
+    span over each name taken in; the same step for the names' starts and for their ends.
+
+    >>> _cover([2, 6], [(2, 9), (6, 12)], 0, 0, 0, 5)
+    (0, 2, 0, 12)
+    """
+    while hi < len(keys) and keys[hi] < end:
+        start, end = min(start, spans[hi][0]), max(end, spans[hi][1])
+        hi += 1
+    while lo > 0 and keys[lo - 1] > start:
+        lo -= 1
+        start, end = min(start, spans[lo][0]), max(end, spans[lo][1])
+    return lo, hi, start, end
 
 
 @Language.factory("paperkg_entities")
@@ -338,5 +362,19 @@ def build_pipeline(use_model: bool = True) -> Language:
         if trained.vocab.vectors.shape[0]:
             nlp.vocab.vectors = trained.vocab.vectors  # the NER reads the in-domain static vectors
         nlp.add_pipe("ner", source=trained)
+        _numpy_gemm(nlp.get_pipe("ner").model)
     nlp.add_pipe("paperkg_entities")
     return nlp
+
+
+def _numpy_gemm(model: Model) -> None:
+    """Run the NER's matrix products through numpy's BLAS instead of thinc's bundled BLIS.
+
+    The BLIS that thinc ships is built for a generic CPU (``BLIS_ARCH_DEBUG=1`` says
+    ``generic``), about 3x slower than numpy's OpenBLAS on these shapes; the tok2vec's products
+    were 60% of the NER's time. Other backends (GPU, Apple's Accelerate) are left as they are.
+    """
+    numpy_ops = NumpyOps(use_blis=False)
+    for layer in model.walk():
+        if type(layer.ops) is NumpyOps:
+            layer.ops = numpy_ops

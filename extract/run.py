@@ -4,8 +4,9 @@ Two steps, so that a build streams and re-uses work:
 
 1. :func:`extract_to_store` runs the spaCy stage only for the papers the store lacks (same id,
    same abstract, same extractor version) and writes the plain results in bounded batches as
-   they stream out of ``nlp.pipe(..., as_tuples=True)``, locally or on a Dask cluster
-   (``engine="dask"``, :mod:`paperkg.extract.dask_engine`). The NLP reads masked text; the
+   they stream out of ``nlp.pipe(..., as_tuples=True)``: in this process, in worker processes
+   (``n_process > 1``, :mod:`paperkg.extract.workers`) or on a Dask cluster (``engine="dask"``,
+   :mod:`paperkg.extract.dask_engine`). The NLP reads masked text; the
    client widens each span over the raw abstract's markup before it stores the row.
 2. :func:`resolve_stored` runs corpus-level resolution over every paper's stored results
    (:class:`~paperkg.extract.canonical.Resolved`: extractions and the resolution report), then
@@ -28,6 +29,7 @@ from paperkg.extract.filtering import on_raw_text
 from paperkg.extract.markup import mask_markup
 from paperkg.extract.roles import assign_roles
 from paperkg.extract.store import BATCH, ExtractionStore, StoredDocs, extractor_version, text_hash
+from paperkg.extract.workers import one_blas_thread, pool_stream
 from paperkg.types import Extraction, Paper
 
 log = logging.getLogger("paperkg")
@@ -63,11 +65,16 @@ def nlp_items(papers: Sequence[Paper], indices: Iterable[int]) -> Iterator[tuple
 
 
 def _local_stream(papers, indices, *, use_model, n_process, batch_size) -> Iterator[tuple[int, DocMentions, tuple[str, ...]]]:
+    items = nlp_items(papers, indices)
+    if n_process > 1:
+        yield from pool_stream(items, use_model=use_model, n_process=n_process, batch_size=batch_size)
+        return
     from paperkg.extract.pipeline import build_pipeline
 
     nlp = build_pipeline(use_model)
-    for doc, index in nlp.pipe(nlp_items(papers, indices), as_tuples=True, n_process=n_process, batch_size=batch_size):
-        yield index, *doc_record(doc)
+    with one_blas_thread():
+        for doc, index in nlp.pipe(items, as_tuples=True, batch_size=batch_size):
+            yield index, *doc_record(doc)
 
 
 def paper_keys(papers: Sequence[Paper]) -> list[tuple[str, str]]:
