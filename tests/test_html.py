@@ -630,13 +630,13 @@ def test_pages_join_the_export_set_of_a_build_folder(graph, tmp_path):
 KILL_ON_SECOND_PAGE = """
 import os, signal, sys
 from paperkg.graph.explorer import render
-real, calls = render.render_html, []
-def render_html(g, **options):
+real, calls = render.iter_html, []
+def iter_html(g, **options):
     calls.append(1)
     if len(calls) == 2:
         os.kill(os.getpid(), signal.SIGKILL)
     return real(g, **options)
-render.render_html = render_html
+render.iter_html = iter_html
 from paperkg.cli import main
 sys.argv = ["paperkg", "html", sys.argv[1], "--out", sys.argv[2], "--title", "second"]
 main()
@@ -668,14 +668,14 @@ def test_a_failing_page_writes_none(graph, tmp_path, monkeypatch):
     site = tmp_path / "site"
     kghtml.write_html(graph, site, title="first")
     pages = {p.name: p.read_bytes() for p in site.glob("*.html")}
-    real = kghtml.render.render_html
+    real = kghtml.render.iter_html
 
     def fail_on_similarity(g, **options):
         if options["view"] == "similarity":
             raise GraphError("disk full, say")
         return real(g, **options)
 
-    monkeypatch.setattr(kghtml.render, "render_html", fail_on_similarity)
+    monkeypatch.setattr(kghtml.render, "iter_html", fail_on_similarity)
     with pytest.raises(GraphError):
         kghtml.write_html(graph, site, title="second")
     assert {p.name: p.read_bytes() for p in site.glob("*.html")} == pages and verify(site) == []

@@ -85,12 +85,15 @@ def prepare(
     focus: str | None = None,
     hops: int = DEFAULT_HOPS,
     max_focus_nodes: int | None = None,
+    universe: Universe | None = None,
 ) -> tuple[Universe, View, dict[str, int]]:
     """The universe of ``graph``, the view drawn of it (laid out) and its caps, checked.
 
     ``view``: ``"overview"``, ``"entity-map"``, ``"similarity"`` or ``"focus"`` (the latter,
     also ``overview`` with ``focus`` given, draws the ego graph of ``focus`` within ``hops``).
     Caps left ``None`` take :data:`DEFAULT_CAPS`; see :func:`~paperkg.graph.explorer.write_html`.
+    ``universe``: :func:`build_universe` of ``graph`` when the caller already has it (the pages
+    of one export share one; views only read it).
     """
     g = as_digraph(graph)
     if view not in VIEWS:
@@ -105,7 +108,7 @@ def prepare(
         check_cap(name, value, 1)
     if isinstance(hops, bool) or not isinstance(hops, int) or not 1 <= hops <= MAX_HOPS:
         raise GraphError(f"hops must be an integer from 1 to {MAX_HOPS}, got {hops!r}")
-    uni = build_universe(g)
+    uni = build_universe(g) if universe is None else universe
     d = DEFAULT_CAPS["focus"]
     caps = {
         "max_focus_nodes": check_cap("max_focus_nodes", max_focus_nodes, d["max_focus_nodes"]),

@@ -6,16 +6,16 @@ import base64
 import functools
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from paperkg.atomic import atomic_write_text
+from paperkg.atomic import atomic_open
 from paperkg.errors import GraphError
 from paperkg.graph.explorer.config import JS_MODULES, TEMPLATES, VIEW_FILES, VIEWS
 from paperkg.graph.explorer.payload import explorer_data
-from paperkg.graph.explorer.text import json_for_script
-from paperkg.graph.explorer.universe import as_digraph, build_universe
+from paperkg.graph.explorer.text import iter_json_for_script
+from paperkg.graph.explorer.universe import Universe, as_digraph, build_universe
 from paperkg.graph.explorer.views import fmt, resolve_node
 from paperkg.graph.export_set import read_manifest, write_set
 
@@ -75,10 +75,16 @@ def csp_hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode() + "'"
 
 
-def render_html(graph: Any, **options: Any) -> str:
-    """The complete, self-contained HTML page of one view (see :func:`write_html`): the payload
-    :func:`~paperkg.graph.explorer.payload.explorer_data` makes of ``graph`` with the same
-    keyword ``options`` (view, caps, focus, hops, title, links), embedded in our template."""
+#: Where the payload goes in the rendered template: holds ``<``, which no escaped text and no
+#: inlined asset (checked in :func:`vis_assets` / :func:`app_assets`) contains.
+_DATA_MARK = "<paperkg-data/>"
+
+
+def iter_html(graph: Any, **options: Any) -> Iterator[str]:
+    """The text of :func:`render_html` in pieces: the template around the payload, and the
+    payload streamed (:func:`~paperkg.graph.explorer.text.iter_json_for_script`), so a page's
+    text never exists whole. ``options`` as in :func:`render_html`, plus ``universe`` (see
+    :func:`~paperkg.graph.explorer.payload.prepare`)."""
     data = explorer_data(graph, **options)
     meta = data["meta"]
     vis_js, vis_css = vis_assets()
@@ -98,7 +104,7 @@ def render_html(graph: Any, **options: Any) -> str:
     template = jinja_env().get_template("explorer.html.j2")
     from markupsafe import Markup
 
-    return template.render(
+    page = template.render(
         title=meta["title"],
         view_title=meta["viewTitle"],
         view_name=meta["view"],
@@ -113,8 +119,22 @@ def render_html(graph: Any, **options: Any) -> str:
         vis_js=Markup(vis_js),
         app_css=Markup(app_css),
         app_js=Markup(app_js),
-        data_json=Markup(json_for_script(data)),
+        data_json=Markup(_DATA_MARK),
     )
+    if page.count(_DATA_MARK) != 1:  # pragma: no cover - a template edit broke the contract
+        raise GraphError("the explorer template must hold the page data exactly once")
+    head, _mark, tail = page.partition(_DATA_MARK)
+    del page
+    yield head
+    yield from iter_json_for_script(data)
+    yield tail
+
+
+def render_html(graph: Any, **options: Any) -> str:
+    """The complete, self-contained HTML page of one view (see :func:`write_html`): the payload
+    :func:`~paperkg.graph.explorer.payload.explorer_data` makes of ``graph`` with the same
+    keyword ``options`` (view, caps, focus, hops, title, links), embedded in our template."""
+    return "".join(iter_html(graph, **options))
 
 
 def focus_file(uni_id: str) -> str:
@@ -128,14 +148,20 @@ def is_dir_target(out: Path) -> bool:
     return out.is_dir() or out.suffix.lower() not in (".html", ".htm")
 
 
-def write_pages(out_dir: Path, g: Any, pages: Sequence[tuple[str, dict[str, Any]]]) -> list[Path]:
+def write_pages(out_dir: Path, g: Any, pages: Sequence[tuple[str, dict[str, Any]]],
+                universe: Universe | None = None) -> list[Path]:
     """Render ``(file name, render_html options)`` pages into ``out_dir`` as one export set
     (:mod:`paperkg.graph.export_set`), merged into the set already there (a build's files stay):
-    a writer killed half-way leaves the previous pages, never some old and some new."""
+    a writer killed half-way leaves the previous pages, never some old and some new.
+
+    The pages share one universe (``universe``, else built here) and each is streamed to its
+    file (:func:`iter_html`): memory holds the universe and one view, not the pages' text."""
     def write(folder: Path) -> dict[str, Path]:
+        uni = build_universe(g) if universe is None else universe
         written = {}
         for filename, options in pages:
-            atomic_write_text(folder / filename, render_html(g, **options), newline="\n")
+            with atomic_open(folder / filename, "w", newline="\n") as handle:
+                handle.writelines(iter_html(g, universe=uni, **options))
             written[filename] = folder / filename
         return written
 
@@ -161,16 +187,13 @@ def write_views(
             raise GraphError(f"unknown view {name!r}; expected some of {', '.join(VIEW_FILES)}")
     focus_list: list[str] = [] if focus is None else [focus] if isinstance(focus, str) else list(focus)
     g = as_digraph(graph)
-    if focus_list:
-        uni = build_universe(g)
-        focus_ids = [uni.ids[resolve_node(uni, g, f)] for f in focus_list]
-    else:
-        focus_ids = []
+    uni = build_universe(g) if focus_list else None
+    focus_ids = [uni.ids[resolve_node(uni, g, f)] for f in focus_list] if uni else []
     nav_labels = {"overview": "Overview", "entity-map": "Entity map", "similarity": "Similarity"}
     shared = {**options, "links": [(nav_labels[name], VIEW_FILES[name]) for name in views]}
     pages = [(VIEW_FILES[name], {**shared, "view": name}) for name in views]
     pages += [(focus_file(fid), {**shared, "view": "focus", "focus": fid}) for fid in focus_ids]
-    return write_pages(Path(out_dir), g, pages)
+    return write_pages(Path(out_dir), g, pages, uni)
 
 
 def write_html(
@@ -212,15 +235,16 @@ def write_html(
     g = as_digraph(graph)
     options = {**options, "view": effective, "focus": focus}
     if is_dir_target(out):
+        uni = None
         if effective == "focus":
             uni = build_universe(g)
             filename = focus_file(uni.ids[resolve_node(uni, g, focus)])
         else:
             filename = VIEW_FILES[effective]
-        return write_pages(out, g, [(filename, options)])
+        return write_pages(out, g, [(filename, options)], uni)
     if read_manifest(out.parent):
         return write_pages(out.parent, g, [(out.name, options)])
-    page = render_html(g, **options)
     out.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(out, page, newline="\n")
+    with atomic_open(out, "w", newline="\n") as handle:
+        handle.writelines(iter_html(g, **options))
     return [out]

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
-from typing import Any
+from typing import Any, Iterator
 
 from paperkg.graph.explorer.config import LABEL_MAX, SURROGATE
 
-def json_for_script(obj: Any) -> str:
-    """JSON that is safe inside ``<script type="application/json">``.
+#: Array members per piece while streaming a payload (:func:`iter_json_for_script`).
+_CHUNK = 2000
+_dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
-    ``<``, ``>`` and ``&`` become ``\\u003c``... (no ``</script>``, no ``<!--``), U+2028/9 are
-    escaped, and lone surrogates (impossible to encode as UTF-8) become ``\\udXXX`` escapes.
-    """
-    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+def _script_safe(text: str) -> str:
     text = (
         text.replace("&", "\\u0026")
         .replace("<", "\\u003c")
@@ -24,6 +24,44 @@ def json_for_script(obj: Any) -> str:
         .replace("\u2029", "\\u2029")
     )
     return SURROGATE.sub(lambda m: "\\u%04x" % ord(m.group()), text)
+
+
+def json_for_script(obj: Any) -> str:
+    """JSON that is safe inside ``<script type="application/json">``.
+
+    ``<``, ``>`` and ``&`` become ``\\u003c``... (no ``</script>``, no ``<!--``), U+2028/9 are
+    escaped, and lone surrogates (impossible to encode as UTF-8) become ``\\udXXX`` escapes.
+    """
+    return _script_safe(_dumps(obj))
+
+
+def _pieces(obj: Any) -> Iterator[str]:
+    if isinstance(obj, dict) and all(isinstance(key, str) for key in obj):
+        yield "{"
+        for i, (key, value) in enumerate(obj.items()):
+            yield ("," if i else "") + _dumps(key) + ":"
+            yield from _pieces(value)
+        yield "}"
+    elif isinstance(obj, list) and len(obj) > _CHUNK:
+        yield "["
+        for start in range(0, len(obj), _CHUNK):
+            yield ("," if start else "") + _dumps(obj[start:start + _CHUNK])[1:-1]
+        yield "]"
+    else:
+        yield _dumps(obj)
+
+
+def iter_json_for_script(obj: Any) -> Iterator[str]:
+    """:func:`json_for_script` of ``obj`` in pieces, a few thousand array members each, so the
+    text of a whole page's payload never exists at once (the escapes are per character, so
+    each piece is escaped on its own).
+
+    >>> data = {"a": list(range(5000)), "b": {"c": "</script>", "d": [1.5, None]}}
+    >>> "".join(iter_json_for_script(data)) == json_for_script(data)
+    True
+    """
+    for piece in _pieces(obj):
+        yield _script_safe(piece)
 
 
 def as_text(value: Any) -> str | None:

@@ -1,0 +1,108 @@
+"""Export memory: how much each part of ``KnowledgeGraph.export`` grows the RSS over the built graph.
+
+    python bench/bench_export.py INPUTS... [--store STORE.sqlite] [--no-model] [--graph graph.json]
+                                 [--out DIR] [--json]
+
+Builds the graph (``paperkg.build``; with ``--store`` the extraction is re-used from that store,
+so a 20k build is mostly resolution and linking), or loads ``--graph``, then writes each part of
+the export set on its own: graph.json, graph.graphml, mentions.jsonl, resolution.jsonl, each
+explorer page alone (``write_html`` to one file) and the three pages together (``to_html`` into a
+folder, as the export writes them), and last the whole set (``kg.export``). Per part it prints
+the wall and CPU seconds, the peak RSS within the part and its growth over the RSS the part
+started with (a thread samples /proc/self/statm every 20 ms, as ``bench_scale.py`` does); freed
+memory is given back to the system (``malloc_trim``) before each part, so every growth is
+measured from the same floor. The export's own files hold no timestamps: the figures, not the
+files, are this script's output.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import gc
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_scale import RssSampler  # noqa: E402  (a sibling script, not a package)
+
+
+def trim() -> None:
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc: growth is then measured from a higher floor
+        pass
+
+
+def parts(kg, out: Path):
+    """(name, function writing that part into ``out``), in the order ``kg.export`` writes them."""
+    from paperkg.extract.resolution import write_resolution
+    from paperkg.graph.explorer import write_html
+    from paperkg.graph.export import write_graphml
+
+    yield "graph.json", lambda: kg.save(out / "graph.json")
+    yield "graph.graphml", lambda: write_graphml(kg.graph, out / "graph.graphml")
+    yield "mentions.jsonl", lambda: kg.to_mentions_jsonl(out / "mentions.jsonl")
+    if kg.extractions:
+        yield "resolution.jsonl", lambda: write_resolution(kg.resolution, out / "resolution.jsonl")
+    for view, name in (("overview", "explorer.html"), ("entity-map", "entities.html"),
+                       ("similarity", "similarity.html")):
+        yield f"{name} alone", lambda view=view, name=name: write_html(kg.graph, out / "single" / name, view=view)
+    yield "explorer (3 pages)", lambda: kg.to_html(out / "pages")
+    yield "kg.export (whole set)", lambda: kg.export(out / "set")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("inputs", nargs="*", type=Path)
+    parser.add_argument("--store", type=Path, help="extraction store to re-use (as paperkg build --store)")
+    parser.add_argument("--no-model", action="store_true", help="rules and gazetteers only")
+    parser.add_argument("--graph", type=Path, help="load this graph.json instead of building")
+    parser.add_argument("--out", type=Path, help="folder for the files (default: a temporary one)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    if not args.inputs and not args.graph:
+        parser.error("give INPUTS or --graph")
+
+    import paperkg
+
+    started = time.perf_counter()
+    if args.graph:
+        kg = paperkg.load(args.graph)
+    else:
+        kg = paperkg.build(args.inputs, use_model=not args.no_model, progress=False, store=args.store)
+    g = kg.graph
+    print(f"graph: {g.number_of_nodes():,} nodes, {g.number_of_edges():,} edges "
+          f"({time.perf_counter() - started:.0f} s to {'load' if args.graph else 'build'})", file=sys.stderr)
+
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="bench-export-") as tmp, RssSampler() as rss:
+        out = args.out or Path(tmp)
+        out.mkdir(parents=True, exist_ok=True)
+        for name, write in parts(kg, out):
+            trim()
+            time.sleep(0.1)  # a sample at the floor
+            t0, c0 = time.perf_counter(), time.process_time()
+            write()
+            t1, c1 = time.perf_counter(), time.process_time()
+            time.sleep(0.05)
+            first, peak = rss.window(t0, t1)
+            rows.append({"part": name, "wall_s": round(t1 - t0, 2), "cpu_s": round(c1 - c0, 2),
+                         "start_mb": round(first), "peak_mb": round(peak), "growth_mb": round(peak - first)})
+            print(f"  {name}: +{peak - first:.0f} MB", file=sys.stderr)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    print(f"{'part':<24}{'wall s':>8}{'CPU s':>8}{'start MB':>10}{'peak MB':>9}{'growth MB':>11}")
+    for row in rows:
+        print(f"{row['part']:<24}{row['wall_s']:>8.2f}{row['cpu_s']:>8.2f}{row['start_mb']:>10}"
+              f"{row['peak_mb']:>9}{row['growth_mb']:>11}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
