@@ -10,17 +10,16 @@ explorer page alone (``write_html`` to one file) and the three pages together (`
 folder, as the export writes them), and last the whole set (``kg.export``). Per part it prints
 the wall and CPU seconds, the peak RSS within the part and its growth over the RSS the part
 started with (a thread samples /proc/self/statm every 20 ms, as ``bench_scale.py`` does); freed
-memory is given back to the system (``malloc_trim``) before each part, so every growth is
-measured from the same floor. The export's own files hold no timestamps: the figures, not the
+each part runs in a child forked from the built state, so every growth is measured from the
+same floor (nothing an earlier part left behind, imports included, is counted or hidden). The export's own files hold no timestamps: the figures, not the
 files, are this script's output.
 """
 
 from __future__ import annotations
 
 import argparse
-import ctypes
-import gc
 import json
+import os
 import sys
 import tempfile
 import time
@@ -30,12 +29,33 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_scale import RssSampler  # noqa: E402  (a sibling script, not a package)
 
 
-def trim() -> None:
-    gc.collect()
-    try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc: growth is then measured from a higher floor
-        pass
+def in_child(write) -> dict:
+    """Run ``write`` in a forked child (so each part starts from the built graph, not from what
+    an earlier part left in the allocator) and return its seconds and RSS figures."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: measure, report, leave without running the parent's cleanup
+        os.close(read_end)
+        try:
+            with RssSampler() as rss:
+                time.sleep(0.1)  # a sample at the floor
+                t0, c0 = time.perf_counter(), time.process_time()
+                write()
+                t1, c1 = time.perf_counter(), time.process_time()
+                time.sleep(0.05)
+            first, peak = rss.window(t0, t1)
+            row = {"wall_s": round(t1 - t0, 2), "cpu_s": round(c1 - c0, 2), "start_mb": round(first),
+                   "peak_mb": round(peak), "growth_mb": round(peak - first)}
+            os.write(write_end, json.dumps(row).encode())
+        finally:
+            os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as handle:
+        report = handle.read()
+    os.waitpid(pid, 0)
+    if not report:
+        raise SystemExit("a part failed (see above)")
+    return json.loads(report)
 
 
 def parts(kg, out: Path):
@@ -80,20 +100,12 @@ def main(argv: list[str] | None = None) -> int:
           f"({time.perf_counter() - started:.0f} s to {'load' if args.graph else 'build'})", file=sys.stderr)
 
     rows = []
-    with tempfile.TemporaryDirectory(prefix="bench-export-") as tmp, RssSampler() as rss:
+    with tempfile.TemporaryDirectory(prefix="bench-export-") as tmp:
         out = args.out or Path(tmp)
         out.mkdir(parents=True, exist_ok=True)
         for name, write in parts(kg, out):
-            trim()
-            time.sleep(0.1)  # a sample at the floor
-            t0, c0 = time.perf_counter(), time.process_time()
-            write()
-            t1, c1 = time.perf_counter(), time.process_time()
-            time.sleep(0.05)
-            first, peak = rss.window(t0, t1)
-            rows.append({"part": name, "wall_s": round(t1 - t0, 2), "cpu_s": round(c1 - c0, 2),
-                         "start_mb": round(first), "peak_mb": round(peak), "growth_mb": round(peak - first)})
-            print(f"  {name}: +{peak - first:.0f} MB", file=sys.stderr)
+            rows.append({"part": name, **in_child(write)})
+            print(f"  {name}: +{rows[-1]['growth_mb']} MB", file=sys.stderr)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
