@@ -190,6 +190,35 @@ def test_json_for_script_is_inert_and_round_trips(value):
     assert json.loads(text) == value
 
 
+VIEW_NAV = [("Overview", "explorer.html"), ("Entity map", "entities.html"), ("Similarity", "similarity.html")]
+
+
+def check_streamed_pages(g, tmp_path, monkeypatch):
+    """The pages are streamed from compressed chunks of the universe: with chunks of 7 records
+    (many boundaries), each page's data is exactly the whole-string ``json_for_script`` of its
+    payload, and the files equal those written with the default chunk size, byte for byte."""
+    from paperkg.graph.explorer import text
+
+    default = kghtml.write_html(g, tmp_path / "default")
+    monkeypatch.setattr(text, "CHUNK", 7)
+    small = kghtml.write_html(g, tmp_path / "small")
+    assert [p.name for p in small] == [p.name for p in default] == [name for _, name in VIEW_NAV]
+    for path, view in zip(small, ("overview", "entity-map", "similarity")):
+        page = path.read_bytes()
+        assert page == (tmp_path / "default" / path.name).read_bytes()
+        data = page.decode("utf-8").split('id="paperkg-data">', 1)[1].split("</script>", 1)[0]
+        assert data == kghtml.json_for_script(kghtml.explorer_data(g, view=view, links=VIEW_NAV))
+        assert page.decode("utf-8") == kghtml.render_html(g, view=view, links=VIEW_NAV)
+
+
+def test_streamed_pages_equal_whole_payload_hostile(graph, tmp_path, monkeypatch):
+    check_streamed_pages(graph, tmp_path, monkeypatch)
+
+
+def test_streamed_pages_equal_whole_payload_real(seeds_kg, tmp_path, monkeypatch):
+    check_streamed_pages(seeds_kg.graph, tmp_path, monkeypatch)
+
+
 def test_hostile_strings_never_reach_markup(graph):
     page = kghtml.render_html(graph, title=XSS_SCRIPT + " & title")
     template = _template_part(page)

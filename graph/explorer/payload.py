@@ -11,7 +11,7 @@ from paperkg.graph.explorer.config import (
     DEFAULT_CAPS, DEFAULT_HOPS, EXTRA_COLOURS, LABEL_MAX, MAX_HOPS, PALETTE, SHAPES, VIEWS,
 )
 from paperkg.graph.explorer.layout import place
-from paperkg.graph.explorer.text import as_text, short
+from paperkg.graph.explorer.text import JsonChunks, as_text, short
 from paperkg.graph.explorer.universe import Universe, as_digraph, build_universe
 from paperkg.graph.explorer.views import (
     View, check_cap, cluster_node, cluster_radius, entity_map_view, focus_view, resolve_node, similarity_view,
@@ -152,14 +152,19 @@ def payload(uni: Universe, v: View, caps: dict[str, int], hops: int, title: str,
             "links": links,
             "labelMax": LABEL_MAX,
         },
-        "papers": uni.papers,
-        "entities": uni.entities,
-        "sentences": uni.sentences,
-        "has": uni.has,
-        "related": uni.related,
+        **uni.data,  # papers, entities, sentences, has, related (JsonChunks)
         "communities": uni.communities,
         "view": {"nodes": nodes, "edges": edges},
     }
+
+
+def page_data(graph: Any, *, title: str | None = None, links: Sequence[tuple[str, str]] = (),
+              **options: Any) -> dict[str, Any]:
+    """The payload of one page with the universe's arrays still compressed
+    (:class:`~paperkg.graph.explorer.text.JsonChunks`), as the page writer streams it."""
+    uni, v, caps = prepare(graph, **options)
+    nav = [{"label": str(label), "href": str(href)} for label, href in links]
+    return payload(uni, v, caps, options.get("hops", DEFAULT_HOPS), as_text(title) or "paperkg explorer", nav)
 
 
 def explorer_data(graph: Any, *, title: str | None = None, links: Sequence[tuple[str, str]] = (),
@@ -169,6 +174,5 @@ def explorer_data(graph: Any, *, title: str | None = None, links: Sequence[tuple
     ``options`` choose the view and its caps, as in :func:`prepare`; ``links``: (label, relative
     href) pairs for the page's view navigation.
     """
-    uni, v, caps = prepare(graph, **options)
-    nav = [{"label": str(label), "href": str(href)} for label, href in links]
-    return payload(uni, v, caps, options.get("hops", DEFAULT_HOPS), as_text(title) or "paperkg explorer", nav)
+    data = page_data(graph, title=title, links=links, **options)
+    return {name: value.decode() if isinstance(value, JsonChunks) else value for name, value in data.items()}

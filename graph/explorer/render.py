@@ -13,7 +13,7 @@ from typing import Any
 from paperkg.atomic import atomic_open
 from paperkg.errors import GraphError
 from paperkg.graph.explorer.config import JS_MODULES, TEMPLATES, VIEW_FILES, VIEWS
-from paperkg.graph.explorer.payload import explorer_data
+from paperkg.graph.explorer.payload import page_data
 from paperkg.graph.explorer.text import iter_json_for_script
 from paperkg.graph.explorer.universe import Universe, as_digraph, build_universe
 from paperkg.graph.explorer.views import fmt, resolve_node
@@ -85,7 +85,7 @@ def iter_html(graph: Any, **options: Any) -> Iterator[str]:
     payload streamed (:func:`~paperkg.graph.explorer.text.iter_json_for_script`), so a page's
     text never exists whole. ``options`` as in :func:`render_html`, plus ``universe`` (see
     :func:`~paperkg.graph.explorer.payload.prepare`)."""
-    data = explorer_data(graph, **options)
+    data = page_data(graph, **options)
     meta = data["meta"]
     vis_js, vis_css = vis_assets()
     app_js, app_css = app_assets()

@@ -6,16 +6,17 @@ import functools
 import json
 import math
 import re
+import zlib
 from typing import Any, Iterator
 
 from paperkg.graph.explorer.config import LABEL_MAX, SURROGATE
 
 #: Array members per piece while streaming a payload (:func:`iter_json_for_script`).
-_CHUNK = 2000
-_dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+CHUNK = 2000
+dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def _script_safe(text: str) -> str:
+def script_safe(text: str) -> str:
     text = (
         text.replace("&", "\\u0026")
         .replace("<", "\\u003c")
@@ -32,36 +33,77 @@ def json_for_script(obj: Any) -> str:
     ``<``, ``>`` and ``&`` become ``\\u003c``... (no ``</script>``, no ``<!--``), U+2028/9 are
     escaped, and lone surrogates (impossible to encode as UTF-8) become ``\\udXXX`` escapes.
     """
-    return _script_safe(_dumps(obj))
+    return script_safe(dumps(obj))
 
 
-def _pieces(obj: Any) -> Iterator[str]:
-    if isinstance(obj, dict) and all(isinstance(key, str) for key in obj):
-        yield "{"
+def _pieces(obj: Any) -> Iterator[tuple[str, bool]]:
+    """(text, already script-safe) pieces of the JSON of ``obj``."""
+    if isinstance(obj, JsonChunks):
+        yield "[", True
+        for i, text in enumerate(obj.texts()):
+            yield ("," if i else "") + text, True
+        yield "]", True
+    elif isinstance(obj, dict) and all(isinstance(key, str) for key in obj):
+        yield "{", True
         for i, (key, value) in enumerate(obj.items()):
-            yield ("," if i else "") + _dumps(key) + ":"
+            yield ("," if i else "") + dumps(key) + ":", False
             yield from _pieces(value)
-        yield "}"
-    elif isinstance(obj, list) and len(obj) > _CHUNK:
-        yield "["
-        for start in range(0, len(obj), _CHUNK):
-            yield ("," if start else "") + _dumps(obj[start:start + _CHUNK])[1:-1]
-        yield "]"
+        yield "}", True
+    elif isinstance(obj, list) and len(obj) > CHUNK:
+        yield "[", True
+        for start in range(0, len(obj), CHUNK):
+            yield ("," if start else "") + dumps(obj[start:start + CHUNK])[1:-1], False
+        yield "]", True
     else:
-        yield _dumps(obj)
+        yield dumps(obj), False
 
 
 def iter_json_for_script(obj: Any) -> Iterator[str]:
     """:func:`json_for_script` of ``obj`` in pieces, a few thousand array members each, so the
     text of a whole page's payload never exists at once (the escapes are per character, so
-    each piece is escaped on its own).
+    each piece is escaped on its own). ``obj`` may hold :class:`JsonChunks` (written as the
+    array they hold).
 
     >>> data = {"a": list(range(5000)), "b": {"c": "</script>", "d": [1.5, None]}}
     >>> "".join(iter_json_for_script(data)) == json_for_script(data)
     True
+    >>> rows = JsonChunks()
+    >>> _ = [rows.add(row) for row in data["a"]]
+    >>> "".join(iter_json_for_script({**data, "a": rows.close()})) == json_for_script(data)
+    True
     """
-    for piece in _pieces(obj):
-        yield _script_safe(piece)
+    for text, safe in _pieces(obj):
+        yield text if safe else script_safe(text)
+
+
+class JsonChunks:
+    """The members of a JSON array, already :func:`script_safe`, in zlib-compressed chunks of
+    ``CHUNK`` members: the page data of a whole graph held in a few MB and written piece by
+    piece (:func:`iter_json_for_script`); :meth:`decode` gives the
+    list back."""
+
+    def __init__(self) -> None:
+        self.chunks: list[bytes] = []
+        self._pending: list[Any] = []
+
+    def add(self, member: Any) -> None:
+        self._pending.append(member)
+        if len(self._pending) >= CHUNK:
+            self.close()
+
+    def close(self) -> "JsonChunks":
+        if self._pending:
+            text = script_safe(dumps(self._pending)[1:-1])
+            self.chunks.append(zlib.compress(text.encode("utf-8"), 1))
+            self._pending = []
+        return self
+
+    def texts(self) -> Iterator[str]:
+        for chunk in self.chunks:
+            yield zlib.decompress(chunk).decode("utf-8")
+
+    def decode(self) -> list[Any]:
+        return [member for text in self.texts() for member in json.loads("[" + text + "]")]
 
 
 def as_text(value: Any) -> str | None:

@@ -95,9 +95,9 @@ def topic_map_view(uni: Universe, max_edges: int) -> View:
     floor = min(MIN_TOPIC_PAPERS, max((n for c, n in size.items() if c != NO_COMMUNITY), default=0))
     big = [c for c, n, _labels in uni.communities if n >= floor]
     drawn = set(big[:MAX_TOPICS])
-    community = {p: rec["c"] for p, rec in enumerate(uni.papers) if rec.get("c") in drawn}
+    community = {p: c for p, c in enumerate(uni.community) if c in drawn}
     between: dict[tuple[int, int], list[float]] = defaultdict(lambda: [0.0, 0])
-    for a, b, w, _shared in uni.related:
+    for a, b, w in uni.related:
         ca, cb = community.get(a), community.get(b)
         if ca is not None and cb is not None and ca != cb:
             pair = between[(min(ca, cb), max(ca, cb))]
@@ -210,7 +210,7 @@ def similarity_view(uni: Universe, max_papers: int, max_edges: int) -> View:
     stays readable where the globally heaviest links would only draw near-duplicate cliques);
     papers left without a link are not drawn."""
     strength: dict[int, float] = defaultdict(float)
-    for a, b, w, _shared in uni.related:
+    for a, b, w in uni.related:
         strength[a] += w
         strength[b] += w
     ranked = sorted(strength, key=lambda p: (-strength[p], uni.ids[p]))
@@ -293,11 +293,7 @@ def resolve_node(uni: Universe, g: nx.Graph, focus: str) -> int:
         if candidate in uni.index:
             return uni.index[candidate]
     lowered = focus.casefold()
-    hits = [
-        uni.n_papers + j
-        for j, rec in enumerate(uni.entities)
-        if rec["n"].casefold() == lowered
-    ]
+    hits = [u for u in range(uni.n_papers, len(uni.ids)) if uni.labels[u].casefold() == lowered]
     if len(hits) == 1:
         return hits[0]
     if len(hits) > 1:
