@@ -11,7 +11,9 @@ folder, as the export writes them), and last the whole set (``kg.export``). Per 
 the wall and CPU seconds, the peak RSS within the part and its growth over the RSS the part
 started with (a thread samples /proc/self/statm every 20 ms, as ``bench_scale.py`` does); freed
 each part runs in a child forked from the built state, so every growth is measured from the
-same floor (nothing an earlier part left behind, imports included, is counted or hidden). The export's own files hold no timestamps: the figures, not the
+same floor (nothing an earlier part left behind, imports included, is counted or hidden).
+The RSS growth does not show what a part allocates inside free heap the build left behind;
+``--tracemalloc`` adds the peak of Python allocations per part (slower), which does. The export's own files hold no timestamps: the figures, not the
 files, are this script's output.
 """
 
@@ -23,15 +25,17 @@ import os
 import sys
 import tempfile
 import time
+import tracemalloc
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_scale import RssSampler  # noqa: E402  (a sibling script, not a package)
 
 
-def in_child(write) -> dict:
+def in_child(write, trace: bool = False) -> dict:
     """Run ``write`` in a forked child (so each part starts from the built graph, not from what
-    an earlier part left in the allocator) and return its seconds and RSS figures."""
+    an earlier part left in the allocator) and return its seconds and RSS figures; with
+    ``trace``, also the peak of the Python memory it allocated (tracemalloc, slower)."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: measure, report, leave without running the parent's cleanup
@@ -39,13 +43,19 @@ def in_child(write) -> dict:
         try:
             with RssSampler() as rss:
                 time.sleep(0.1)  # a sample at the floor
+                if trace:
+                    tracemalloc.start()
                 t0, c0 = time.perf_counter(), time.process_time()
                 write()
                 t1, c1 = time.perf_counter(), time.process_time()
+                traced = tracemalloc.get_traced_memory()[1] / 2**20 if trace else None
+                tracemalloc.stop()
                 time.sleep(0.05)
             first, peak = rss.window(t0, t1)
             row = {"wall_s": round(t1 - t0, 2), "cpu_s": round(c1 - c0, 2), "start_mb": round(first),
                    "peak_mb": round(peak), "growth_mb": round(peak - first)}
+            if trace:
+                row["traced_peak_mb"] = round(traced)
             os.write(write_end, json.dumps(row).encode())
         finally:
             os._exit(0)
@@ -83,6 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-model", action="store_true", help="rules and gazetteers only")
     parser.add_argument("--graph", type=Path, help="load this graph.json instead of building")
     parser.add_argument("--out", type=Path, help="folder for the files (default: a temporary one)")
+    parser.add_argument("--tracemalloc", action="store_true",
+                        help="also the peak Python allocation per part (tracemalloc; slower, and it "
+                             "counts memory the RSS figure may not show: free heap the build left)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if not args.inputs and not args.graph:
@@ -104,15 +117,17 @@ def main(argv: list[str] | None = None) -> int:
         out = args.out or Path(tmp)
         out.mkdir(parents=True, exist_ok=True)
         for name, write in parts(kg, out):
-            rows.append({"part": name, **in_child(write)})
+            rows.append({"part": name, **in_child(write, args.tracemalloc)})
             print(f"  {name}: +{rows[-1]['growth_mb']} MB", file=sys.stderr)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"{'part':<24}{'wall s':>8}{'CPU s':>8}{'start MB':>10}{'peak MB':>9}{'growth MB':>11}")
+    traced = f"{'traced MB':>11}" if args.tracemalloc else ""
+    print(f"{'part':<24}{'wall s':>8}{'CPU s':>8}{'start MB':>10}{'peak MB':>9}{'growth MB':>11}{traced}")
     for row in rows:
+        traced = f"{row['traced_peak_mb']:>11}" if args.tracemalloc else ""
         print(f"{row['part']:<24}{row['wall_s']:>8.2f}{row['cpu_s']:>8.2f}{row['start_mb']:>10}"
-              f"{row['peak_mb']:>9}{row['growth_mb']:>11}")
+              f"{row['peak_mb']:>9}{row['growth_mb']:>11}{traced}")
     return 0
 
 

@@ -255,8 +255,8 @@ def write_graphml(graph: nx.DiGraph, path: str | Path) -> int:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     xml = XmlText()
-    domains = (("graph", [graph.graph]), ("node", [a for _, a in graph.nodes(data=True)]),
-               ("edge", [d for *_, d in graph.edges(data=True)]))
+    domains = (("graph", [graph.graph]), ("node", (a for _, a in graph.nodes(data=True))),
+               ("edge", (d for *_, d in graph.edges(data=True))))
     keys: dict[tuple[str, str], tuple[str, str]] = {}  # (domain, name) -> (id, graphml type)
     for domain, records in domains:
         types: dict[str, set[type]] = {}

@@ -22,7 +22,9 @@ Design
 Modules
   ``config``   views, file names, caps, colours, shapes, the headless browser
   ``text``     JSON safe in a script element, labels, URLs, UTF-16 mark offsets
-  ``universe`` the whole graph, compactly (what search, panel and focus mode read)
+  ``universe`` the whole graph, compactly: array rows for the views, and the page's arrays
+               (what search, panel and focus mode read) as compressed JSON chunks; built
+               once per write and shared by its pages, each page streamed to its file
   ``views``    which nodes and edges each view draws
   ``layout``   the deterministic force layout
   ``payload``  the page's JSON (vis lists assembled with pyvis)
