@@ -56,7 +56,7 @@ class Adjacency:
             count[u + 1] += count[u]
         self.offsets = array("l", count)
         fill = count[:-1]
-        self.rows = array("l", [0]) * count[-1]
+        self.rows = array("i", [0]) * count[-1]
         for k, (u, v) in enumerate(zip(a, b)):  # k increases: each node's rows stay sorted
             self.rows[fill[u]] = k
             fill[u] += 1
@@ -151,6 +151,7 @@ def build_universe(g: nx.Graph) -> Universe:
     data = {name: JsonChunks() for name in ("papers", "entities", "sentences", "has", "related")}
 
     community = community_of(g) if paper_ids else {}
+    community_names = community_labels(g)  # first: its working memory is freed before ours grows
     paper_community: list[int | None] = []
     for node in paper_ids:
         attrs = g.nodes[node]
@@ -213,7 +214,6 @@ def build_universe(g: nx.Graph) -> Universe:
     sentence_index: dict[str, int] = {}
     has_raw: list[tuple[int, int, dict]] = []
     rel_raw: list[tuple[int, int, dict]] = []
-    undirected_seen: set[tuple[int, int]] = set()
     for u, v, attrs in g.edges(data=True):
         kind = attrs.get("kind")
         iu, iv = index.get(u), index.get(v)
@@ -225,12 +225,10 @@ def build_universe(g: nx.Graph) -> Universe:
             if iu < n_papers <= iv:
                 has_raw.append((iu, iv, attrs))
         elif kind == "RELATED_TO" and iu < n_papers and iv < n_papers and iu != iv:
-            a, b = min(iu, iv), max(iu, iv)
-            if (a, b) not in undirected_seen:
-                undirected_seen.add((a, b))
-                rel_raw.append((a, b, attrs))
-    del undirected_seen
+            rel_raw.append((min(iu, iv), max(iu, iv), attrs))
     has_raw.sort(key=lambda t: (t[0], t[1]))
+    # Stable: of a pair linked both ways, its first edge in the graph's order comes first and is
+    # kept below (no set of seen pairs: that was a tenth of the explorer's memory).
     rel_raw.sort(key=lambda t: (t[0], t[1]))
 
     has = Rows(array("i"), array("i"), array("b"), [])
@@ -261,7 +259,11 @@ def build_universe(g: nx.Graph) -> Universe:
     del has_raw, sentence_index
 
     related = Rows(array("i"), array("i"), array("d"))
+    previous = None
     for a, b, attrs in rel_raw:
+        if (a, b) == previous:
+            continue
+        previous = (a, b)
         weight = round(finite(attrs.get("weight"), 0.0), 4)
         data["related"].add([a, b, weight, shared_evidence(attrs, index, n_papers)])
         for column, value in zip(related.columns, (a, b, weight)):
@@ -269,7 +271,6 @@ def build_universe(g: nx.Graph) -> Universe:
     del rel_raw
 
     sizes = Counter(c for c in community.values() if c != NO_COMMUNITY)
-    community_names = community_labels(g)
     communities = [
         [c, n, [index[e] for e in community_names.get(c, []) if e in index]]
         for c, n in sorted(sizes.items(), key=lambda item: (-item[1], item[0]))
