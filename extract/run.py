@@ -10,7 +10,7 @@ Two steps, so that a build streams and re-uses work:
    client widens each span over the raw abstract's markup before it stores the row.
 2. :func:`resolve_stored` runs corpus-level resolution over every paper's stored results
    (:class:`~paperkg.extract.canonical.Resolved`: extractions and the resolution report), then
-   the learned roles.
+   the learned roles; :func:`stream_stored` gives the same records one batch at a time.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Iterable, Iterator, Sequence
 from tqdm import tqdm
 
 from paperkg.errors import ExtractionError
-from paperkg.extract.canonical import DocMentions, Resolved, resolve
+from paperkg.extract.canonical import DocMentions, Resolved, resolve_stream
 from paperkg.extract.filtering import on_raw_text
 from paperkg.extract.markup import mask_markup
 from paperkg.extract.roles import assign_roles
@@ -118,7 +118,15 @@ def extract_to_store(
 
 def resolve_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model: bool = True) -> Resolved:
     """Corpus-level resolution over the stored results of ``papers`` (read in batches), with the
-    resolution report, then the learned roles (:mod:`~paperkg.extract.roles`) over the rule cues.
+    resolution report, then the learned roles (:mod:`~paperkg.extract.roles`) over the rule cues."""
+    resolved = stream_stored(papers, store, use_model=use_model)
+    return replace(resolved, extractions=list(resolved.extractions))
+
+
+def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model: bool = True) -> Resolved:
+    """As :func:`resolve_stored`, with the records as a one-pass iterator that reads ``store``
+    as it is consumed (keep the store open until then): the build adds each batch to the graph
+    and spills it, so a corpus's records are never all in memory.
 
     The stored notes are said first, for reused papers too, so every build of the same inputs
     warns alike."""
@@ -127,8 +135,13 @@ def resolve_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model
         for note in notes:
             # Over the per-document work budget (paperkg.extract.budget): said, never silent.
             log.warning(f"{papers[index].source or papers[index].id}:{papers[index].line}: {note}")
-    resolved = resolve(papers, StoredDocs(store, keys, version))
-    return replace(resolved, extractions=assign_roles(resolved.extractions))
+    resolved = resolve_stream(papers, StoredDocs(store, keys, version))
+    return replace(resolved, extractions=_with_roles(iter(resolved.extractions)))
+
+
+def _with_roles(records: Iterator[Extraction]) -> Iterator[Extraction]:
+    while batch := list(islice(records, BATCH)):
+        yield from assign_roles(batch)
 
 
 def extract_papers(

@@ -14,19 +14,20 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 import networkx as nx
 
 from paperkg.extract.output import graph_records, write_mentions_jsonl, write_records
 from paperkg.extract.readers import DEFAULT_MAX_CHARS, read_papers
 from paperkg.extract.resolution import write_resolution
-from paperkg.extract.run import ExtractStats, extract_corpus, extract_papers, extract_to_store, resolve_stored
+from paperkg.extract.run import ExtractStats, extract_corpus, extract_papers, extract_to_store, stream_stored
 from paperkg.extract.store import ExtractionStore
 from paperkg.graph import analytics
 from paperkg.graph.build import build_graph, paper_nodes
 from paperkg.graph.export import read_node_link, write_graphml, write_node_link
 from paperkg.paths import check_output_file
+from paperkg.spill import Spill
 from paperkg.types import ENTITY_TYPES, Extraction, ReadReport
 
 PathLike = str | Path
@@ -49,8 +50,8 @@ class ExtractResult:
 @dataclass(frozen=True)
 class BuildStats:
     """What a :func:`build` cost: the store's re-use, and per stage (``read``, ``extract``,
-    ``resolve`` with the learned roles, ``graph`` (papers and entities), ``link``,
-    ``communities``) ``(name, wall s, CPU s, start)``: CPU of this process only, ``start`` its
+    ``resolve`` (corpus-wide keys, types and names), ``graph`` (each paper's records with the
+    learned roles, made as papers and entities join the graph), ``link``, ``communities``) ``(name, wall s, CPU s, start)``: CPU of this process only, ``start`` its
     ``time.perf_counter()`` at the stage's start (so a memory sampler can tell the stages apart)."""
 
     extraction: ExtractStats
@@ -71,7 +72,8 @@ class KnowledgeGraph:
 
     graph: nx.DiGraph
     report: ReadReport | None = None
-    extractions: tuple[Extraction, ...] = field(default=(), repr=False)
+    #: The build's records, kept on disk (:class:`~paperkg.spill.Spill`) and read back on use.
+    extractions: Sequence[Extraction] = field(default=(), repr=False)
     resolution: tuple[dict, ...] = field(default=(), repr=False)
     build_stats: BuildStats | None = None
 
@@ -264,17 +266,18 @@ def build(
     with _timed(stages, "read"):
         read = read_papers(paths, max_chars=max_chars)
     db = ExtractionStore(store if store is not None else ":memory:")
+    spill = Spill()
     try:
         with _timed(stages, "extract"):
             stats = extract_to_store(read.papers, db, use_model=use_model, n_process=n_process, engine=engine,
                                      scheduler=scheduler, progress=progress)
         with _timed(stages, "resolve"):
-            resolved = resolve_stored(read.papers, db, use_model=use_model)
+            resolved = stream_stored(read.papers, db, use_model=use_model)
+        # The records are made (and spilled to disk) as the graph takes them, in its "graph" step.
+        graph = build_graph(spill.tee(resolved.extractions), top_k=top_k, stage=lambda name: _timed(stages, name))
     finally:
         db.close()
-    graph = build_graph(resolved.extractions, top_k=top_k, stage=lambda name: _timed(stages, name))
-    return KnowledgeGraph(graph=graph, report=read.report(), extractions=tuple(resolved.extractions),
-                          resolution=tuple(resolved.report),
+    return KnowledgeGraph(graph=graph, report=read.report(), extractions=spill, resolution=tuple(resolved.report),
                           build_stats=BuildStats(extraction=stats, stages=tuple(stages)))
 
 
