@@ -8,18 +8,21 @@ Two steps, so that a build streams and re-uses work:
    (``n_process > 1``, :mod:`paperkg.extract.workers`) or on a Dask cluster (``engine="dask"``,
    :mod:`paperkg.extract.dask_engine`). The NLP reads masked text; the
    client widens each span over the raw abstract's markup before it stores the row.
-2. :func:`resolve_stored` runs corpus-level resolution over every paper's stored results
+2. :func:`stream_stored` runs corpus-level resolution over every paper's stored results
    (:class:`~paperkg.extract.canonical.Resolved`: extractions and the resolution report), then
-   the learned roles; :func:`stream_stored` gives the same records one batch at a time.
+   the learned roles, making the records one batch at a time as they are consumed.
+
+:func:`extracted` runs both over one store; the build and :func:`extract_corpus` use it.
 """
 
 from __future__ import annotations
 
 import logging
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from tqdm import tqdm
 
@@ -116,17 +119,13 @@ def extract_to_store(
     return ExtractStats(extracted=len(missing), reused=len(papers) - len(missing), version=version)
 
 
-def resolve_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model: bool = True) -> Resolved:
-    """Corpus-level resolution over the stored results of ``papers`` (read in batches), with the
-    resolution report, then the learned roles (:mod:`~paperkg.extract.roles`) over the rule cues."""
-    resolved = stream_stored(papers, store, use_model=use_model)
-    return replace(resolved, extractions=list(resolved.extractions))
-
-
 def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model: bool = True) -> Resolved:
-    """As :func:`resolve_stored`, with the records as a one-pass iterator that reads ``store``
-    as it is consumed (keep the store open until then): the build adds each batch to the graph
-    and spills it, so a corpus's records are never all in memory.
+    """Corpus-level resolution over the stored results of ``papers`` (read in batches), with the
+    resolution report, then the learned roles (:mod:`~paperkg.extract.roles`) over the rule cues.
+
+    The records come as a one-pass iterator that reads ``store`` as it is consumed (keep the
+    store open until then): the build adds each batch to the graph and spills it, so a corpus's
+    records are never all in memory.
 
     The stored notes are said first, for reused papers too, so every build of the same inputs
     warns alike."""
@@ -177,10 +176,37 @@ def extract_corpus(
     scheduler: str | None = None,
 ) -> Resolved:
     """As :func:`extract_papers`, plus the entity-resolution report (``resolution.jsonl``)."""
+    with extracted(papers, n_process=n_process, batch_size=batch_size, use_model=use_model, progress=progress,
+                   store=store, engine=engine, scheduler=scheduler) as (_, resolved):
+        return replace(resolved, extractions=list(resolved.extractions))
+
+
+@contextmanager
+def extracted(
+    papers: Sequence[Paper],
+    *,
+    n_process: int = 1,
+    batch_size: int = 64,
+    use_model: bool = True,
+    progress: bool = True,
+    store: str | Path | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
+    stage: Callable[[str], AbstractContextManager] | None = None,
+) -> Iterator[tuple[ExtractStats, Resolved]]:
+    """Extract what the store lacks, then resolve: ``(stats, resolved)`` with the records
+    streaming from the store (:func:`stream_stored`) until the block ends and the store closes.
+    ``stage(name)`` wraps the ``extract`` and ``resolve`` steps (the build times them).
+
+    Without ``store``, a throwaway in-memory store is used."""
+    stage = stage or (lambda name: nullcontext())
     db = ExtractionStore(store if store is not None else ":memory:")
     try:
-        extract_to_store(papers, db, use_model=use_model, n_process=n_process, batch_size=batch_size,
-                         engine=engine, scheduler=scheduler, progress=progress)
-        return resolve_stored(papers, db, use_model=use_model)
+        with stage("extract"):
+            stats = extract_to_store(papers, db, use_model=use_model, n_process=n_process, batch_size=batch_size,
+                                     engine=engine, scheduler=scheduler, progress=progress)
+        with stage("resolve"):
+            resolved = stream_stored(papers, db, use_model=use_model)
+        yield stats, resolved
     finally:
         db.close()

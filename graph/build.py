@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from contextlib import AbstractContextManager, nullcontext
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
 import networkx as nx
 

@@ -21,8 +21,7 @@ import networkx as nx
 from paperkg.extract.output import graph_records, write_mentions_jsonl, write_records
 from paperkg.extract.readers import DEFAULT_MAX_CHARS, read_papers
 from paperkg.extract.resolution import write_resolution
-from paperkg.extract.run import ExtractStats, extract_corpus, extract_papers, extract_to_store, stream_stored
-from paperkg.extract.store import ExtractionStore
+from paperkg.extract.run import ExtractStats, extract_papers, extracted
 from paperkg.graph import analytics
 from paperkg.graph.build import build_graph, paper_nodes
 from paperkg.graph.export import read_node_link, write_graphml, write_node_link
@@ -39,9 +38,10 @@ EXPORT_FILES = ("graph.json", "graph.graphml", "mentions.jsonl", "resolution.jso
 
 @dataclass(frozen=True)
 class ExtractResult:
-    """What :func:`extract_entities` returns: one record per kept paper, and the read report."""
+    """What :func:`extract_entities` returns: one record per kept paper (kept on disk, see
+    :class:`~paperkg.spill.Spill`), and the read report."""
 
-    extractions: tuple[Extraction, ...]
+    extractions: Sequence[Extraction]
     report: ReadReport
     warnings: tuple[str, ...] = ()
     resolution: tuple[dict, ...] = ()
@@ -234,10 +234,12 @@ def extract_entities(
     if output is not None:
         check_output_file(output)
     result = read_papers(paths, max_chars=max_chars)
-    resolved = extract_corpus(result.papers, n_process=n_process, use_model=use_model, progress=progress, store=store)
+    spill = Spill()
+    with extracted(result.papers, n_process=n_process, use_model=use_model, progress=progress, store=store) as (_, resolved):
+        spill.extend(resolved.extractions)
     if output is not None:
-        write_mentions_jsonl(resolved.extractions, output)
-    return ExtractResult(tuple(resolved.extractions), result.report(), tuple(result.warnings), tuple(resolved.report))
+        write_mentions_jsonl(spill, output)
+    return ExtractResult(spill, result.report(), tuple(result.warnings), tuple(resolved.report))
 
 
 def build(
@@ -265,18 +267,11 @@ def build(
     stages: list[tuple[str, float, float]] = []
     with _timed(stages, "read"):
         read = read_papers(paths, max_chars=max_chars)
-    db = ExtractionStore(store if store is not None else ":memory:")
     spill = Spill()
-    try:
-        with _timed(stages, "extract"):
-            stats = extract_to_store(read.papers, db, use_model=use_model, n_process=n_process, engine=engine,
-                                     scheduler=scheduler, progress=progress)
-        with _timed(stages, "resolve"):
-            resolved = stream_stored(read.papers, db, use_model=use_model)
+    with extracted(read.papers, use_model=use_model, n_process=n_process, engine=engine, scheduler=scheduler,
+                   progress=progress, store=store, stage=lambda name: _timed(stages, name)) as (stats, resolved):
         # The records are made (and spilled to disk) as the graph takes them, in its "graph" step.
         graph = build_graph(spill.tee(resolved.extractions), top_k=top_k, stage=lambda name: _timed(stages, name))
-    finally:
-        db.close()
     return KnowledgeGraph(graph=graph, report=read.report(), extractions=spill, resolution=tuple(resolved.report),
                           build_stats=BuildStats(extraction=stats, stages=tuple(stages)))
 

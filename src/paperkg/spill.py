@@ -41,6 +41,10 @@ class Spill(Sequence):
         if len(self._pending) >= self._batch:
             self._flush()
 
+    def extend(self, items: Iterable) -> None:
+        for item in items:
+            self.append(item)
+
     def tee(self, items: Iterable[T]) -> Iterator[T]:
         """Yield ``items`` unchanged, keeping each one."""
         for item in items:
