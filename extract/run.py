@@ -18,6 +18,7 @@ Two steps, so that a build streams and re-uses work:
 from __future__ import annotations
 
 import logging
+import os
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from itertools import islice
@@ -37,6 +38,25 @@ from paperkg.types import Extraction, Paper
 
 log = logging.getLogger("paperkg")
 ENGINES = ("local", "dask")
+#: With ``n_process=0`` (the CLI's default), workers start from this many papers to extract:
+#: below it, loading the pipeline in each worker costs more than the other cores save.
+AUTO_MIN_PAPERS = 500
+#: ... and at most this many (each holds a pipeline: 0.3 to 0.6 GB).
+AUTO_MAX_PROCESSES = 4
+
+
+def worker_count(n_process: int, papers: int) -> int:
+    """The extraction processes for ``papers`` papers: ``n_process``, or for 0 one per usable
+    core (at most :data:`AUTO_MAX_PROCESSES`) from :data:`AUTO_MIN_PAPERS` papers on, else 1.
+
+    >>> worker_count(3, 10), worker_count(0, 10), worker_count(0, 5000) == min(len(os.sched_getaffinity(0)), 4)
+    (3, 1, True)
+    """
+    if n_process:
+        return n_process
+    if papers < AUTO_MIN_PAPERS:
+        return 1
+    return max(1, min(len(os.sched_getaffinity(0)), AUTO_MAX_PROCESSES))
 
 
 @dataclass(frozen=True)
@@ -96,13 +116,15 @@ def extract_to_store(
     scheduler: str | None = None,
     progress: bool = True,
 ) -> ExtractStats:
-    """Extract every paper the store lacks and write the results, :data:`BATCH` at a time."""
+    """Extract every paper the store lacks and write the results, :data:`BATCH` at a time, in
+    ``n_process`` processes (0: as many as :func:`worker_count` gives)."""
     if engine not in ENGINES:
         raise ExtractionError(f"unknown extraction engine {engine!r}; use one of {', '.join(ENGINES)}")
     version = extractor_version(use_model)
     keys = paper_keys(papers)
     have = store.existing(keys, version)
     missing = [index for index, key in enumerate(keys) if key not in have]
+    n_process = worker_count(n_process, len(missing))
     if missing:
         if engine == "dask":
             from paperkg.extract.dask_engine import dask_stream

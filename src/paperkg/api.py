@@ -256,7 +256,9 @@ def build(
 ) -> KnowledgeGraph:
     """Read, extract and link: the whole pipeline, returning a :class:`KnowledgeGraph`.
 
-    ``store`` is the extraction store (an SQLite file, see :mod:`paperkg.extract.store`): papers
+    ``n_process`` extraction processes (0: one per usable core, at most 4, from 500 papers to
+    extract on; see :func:`paperkg.extract.run.worker_count`); more than one needs the caller's
+    ``if __name__ == "__main__":`` guard, as workers are spawned. ``store`` is the extraction store (an SQLite file, see :mod:`paperkg.extract.store`): papers
     whose text and extractor version it already holds are not extracted again; resolution and
     linking always run over every paper. Without it, a throwaway in-memory store is used.
     ``engine="dask"`` runs extraction on the Dask cluster at ``scheduler`` (a local cluster of
