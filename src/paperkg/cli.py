@@ -46,7 +46,7 @@ def _print_report(report: ReadReport) -> None:
         f"papers: read {report.read}, written {report.written}, skipped {len(report.skipped)}",
         err=True,
     )
-    # Each skipped record was already reported as a warning, with its file, line and reason.
+    # Skipped records were reported as warnings with file, line and reason (5 per kind, then a count).
 
 
 input_args = click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
