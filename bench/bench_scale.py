@@ -115,6 +115,7 @@ def worker(args) -> None:
     """One build in this process; prints one JSON line of figures."""
     import paperkg
     from paperkg.extract.store import STORE_NAME
+    from paperkg.graph import analytics
 
     out = Path(args.out)
     if args.worker == "incremental":
@@ -129,7 +130,8 @@ def worker(args) -> None:
     memory = {name: sampler.window(start, start + w) for name, w, _, start in spans}
     if args.save_graph:
         kg.save(args.save_graph)
-    counts = kg.stats(top=0)["counts"]
+    # Only the counts: kg.stats() also ranks duplicates and links, which is no part of a build.
+    counts = analytics.counts(kg.graph)
     print(json.dumps({
         "stages": stages,
         "memory": memory,

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from paperkg.extract.abbreviations import is_short_form
 from paperkg.extract.acronyms import AcronymTable, acronym_table, expands
@@ -52,9 +52,10 @@ class DocMentions:
 
 @dataclass(frozen=True)
 class Resolved:
-    """What :func:`resolve` returns: the extractions and the resolution report's records."""
+    """What :func:`resolve` returns: the extractions (a list; a one-pass iterator from
+    :func:`resolve_stream`) and the resolution report's records."""
 
-    extractions: list[Extraction]
+    extractions: Iterable[Extraction]
     report: list[dict] = field(default_factory=list)
     acronyms: AcronymTable | None = None
 
@@ -125,7 +126,8 @@ def acronym_map(definitions: Iterable[tuple[str, str]]) -> dict[str, str]:
     return table.expansion
 
 
-def _display(surface: str) -> str:
+def display_form(surface: str) -> str:
+    """A written form as names and aliases show it: markup cleaned, spaces collapsed."""
     return _SPACES.sub(" ", clean_name(surface)).strip()
 
 
@@ -152,6 +154,18 @@ def paper_label(paper: Paper, entities: Sequence[PaperEntity], words: int = 8) -
 def resolve(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Resolved:
     """Turn per-document mentions into :class:`Extraction` records with canonical entities, with the
     resolution report (see :mod:`paperkg.extract.resolution`)."""
+    resolved = resolve_stream(papers, docs)
+    return replace(resolved, extractions=list(resolved.extractions))
+
+
+def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Resolved:
+    """As :func:`resolve`, with the records as a one-pass iterator that reads ``docs`` as it is
+    consumed: a corpus's records need never be held at once.
+
+    ``docs`` is read three times (definitions; keys and corpus tallies; records), so a store
+    that streams it (:class:`~paperkg.extract.store.StoredDocs`) is never held whole either:
+    between passes only per-key tallies and each paper's keys remain.
+    """
     from paperkg.extract.resolution import report_records
 
     known = known_tables()
@@ -161,97 +175,114 @@ def resolve(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Resolved:
             definitions.append((clean_name(paper.abstract[short_start:short_end]),
                                 clean_name(paper.abstract[long_start:long_end]), index))
     acronyms = acronym_table(definitions, known.acronyms(known.curated_aliases), known.known_acronyms())
-    local_maps: list[dict[str, str]] = [{} for _ in papers]
+    local_maps: dict[int, dict[str, str]] = defaultdict(dict)
     for short, long, index in definitions:
         local_maps[index][normalize_key(short)] = acronyms.local(normalize_key(short), normalize_key(long))
+    del definitions
 
-    # 1-2. acronyms and aliases, per mention: (surface, base key, first key, rule)
-    first: list[list[tuple[str, str, str, str]]] = []
-    for paper, doc, local in zip(papers, docs, local_maps):
+    # 1-2. acronyms and aliases, per mention. The tallies are flat counters keyed by tuples: a
+    # container per key (most keys are one mention of one paper) cost ~1 KB each at 95k papers.
+    paper_keys: list[tuple[str, ...]] = []  # per paper: base, first key ("" when dropped), per mention
+    paper_count: Counter = Counter()  # first key -> papers
+    written: Counter = Counter()  # (key, surface) of mentions written as the key itself
+    key_votes: Counter = Counter()  # (key, type) -> weighted votes
+    key_forms: Counter = Counter()  # (key, base, display form) -> mentions
+    key_rules: set[tuple[str, str, str]] = set()  # (key, base, rule) where the base became the key
+    for index, (paper, doc) in enumerate(zip(papers, docs)):
+        local = local_maps.get(index, {})
         rows = []
         for row in doc.mentions:
             surface = clean_name(paper.abstract[row[0] : row[1]])
             base = normalize_key(surface)
             rows.append((surface, base, *_first_key(base, local, acronyms, known)))
-        first.append(_same_abstract_acronyms(rows))
-    # 3-4. spelling variants and generic heads, corpus-wide
-    papers_of: dict[str, set[int]] = defaultdict(set)
-    for index, rows in enumerate(first):
-        for _, _, key, _ in rows:
-            if key:
-                papers_of[key].add(index)
-    written: dict[str, Counter] = defaultdict(Counter)
-    for rows in first:
-        for surface, base, key, _ in rows:
-            if base == key:
-                written[key][surface] += 1
-    named = frozenset(key for key, forms in written.items() if any(
-        is_name_like(w) for w in strip_parentheticals(max(forms, key=lambda f: (forms[f], f))).split()))
-    final, fold_rule, kept_apart = fold_keys(papers_of, known, named)
-
-    keyed: list[list[tuple[str, tuple]]] = []
-    forms_in: list[dict[str, set[str]]] = []
-    votes: dict[str, Counter] = defaultdict(Counter)
-    surfaces: dict[str, Counter] = defaultdict(Counter)
-    merged: dict[str, dict[str, tuple[set[str], set[str]]]] = defaultdict(dict)
-    for doc, rows in zip(docs, first):
-        kept = []
-        forms: dict[str, set[str]] = defaultdict(set)
-        for (surface, base, key, rule), row in zip(rows, doc.mentions):
+        codes = []
+        for (surface, base, key, rule), row in zip(_same_abstract_acronyms(rows), doc.mentions):
+            codes += (base, key)
             if not key:
                 continue
-            target = final.get(key, key)
-            votes[target][row[2]] += TYPE_WEIGHT[row[4]]
-            surfaces[target][_display(surface)] += 1
-            if base != target:
-                rules = " + ".join(r for r in (rule, fold_rule.get(key)) if r) or "spacing or hyphen variant"
-                entry = merged[target].setdefault(base, (set(), set()))
-                entry[0].add(rules)
-                entry[1].add(_display(surface))
-            kept.append((target, row))
-            forms[target].add(base)
-        keyed.append(kept)
-        forms_in.append(forms)
+            if base == key:
+                written[key, surface] += 1
+            else:
+                key_rules.add((key, base, rule))
+            key_votes[key, row[2]] += TYPE_WEIGHT[row[4]]
+            key_forms[key, base, display_form(surface)] += 1
+        paper_count.update({key for key in codes[1::2] if key})
+        paper_keys.append(tuple(codes))
+    del local_maps
+    # 3-4. spelling variants and generic heads, corpus-wide
+    most_written: dict[str, tuple[int, str]] = {}
+    for (key, surface), count in written.items():
+        most_written[key] = max(most_written.get(key, (0, "")), (count, surface))
+    named = frozenset(key for key, (_, form) in most_written.items()
+                      if any(is_name_like(w) for w in strip_parentheticals(form).split()))
+    del written, most_written
+    final, fold_rule, kept_apart = fold_keys(paper_count, known, named)
 
+    votes: dict[str, Counter] = defaultdict(Counter)
+    for (key, kind), weight in key_votes.items():
+        votes[final.get(key, key)][kind] += weight
+    rules: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for key, base, rule in key_rules:
+        rules[key, base].add(rule)
+    surfaces: dict[str, Counter] = defaultdict(Counter)
+    merged: dict[str, dict[str, tuple[set[str], set[str]]]] = defaultdict(dict)
+    for (key, base, form), count in key_forms.items():
+        target = final.get(key, key)
+        surfaces[target][form] += count
+        if base != target:
+            entry = merged[target].setdefault(base, (set(), set()))
+            entry[0].update(" + ".join(r for r in (rule, fold_rule.get(key)) if r) or "spacing or hyphen variant"
+                            for rule in rules.get((key, base), {""}))
+            entry[1].add(form)
+    del key_votes, key_forms, key_rules, rules
     type_of = {key: known.types.get(key) or max(counter, key=lambda t: (counter[t], -ENTITY_TYPES.index(t)))
                for key, counter in votes.items()}
     name_of = {key: known.names.get(key) or _canonical_name(counter, key) for key, counter in surfaces.items()}
+    del votes, surfaces
 
-    extractions = []
-    for paper, rows, forms in zip(papers, keyed, forms_in):
-        by_key: dict[str, list[Mention]] = defaultdict(list)
-        for key, (start, end, _kind, role, origin, s_start, s_end, _flag) in _distinct_spans(rows):
-            by_key[key].append(
-                Mention(
-                    start=start,
-                    end=end,
-                    text=paper.abstract[start:end],
-                    type=type_of[key],
-                    key=key,
-                    role=role,
-                    sentence=paper.abstract[s_start:s_end],
-                    origin=origin,
-                    nested=_nested(start, end, rows),
-                )
-            )
-        entities = []
-        for key, mentions in sorted(by_key.items(), key=lambda item: item[1][0].start):
-            role = min((m.role for m in mentions), key=ROLES.index)
-            evidence = next(m.sentence for m in mentions if m.role == role)
-            record = known.records.get(key)
-            entities.append(
-                PaperEntity(key=key, name=name_of[key], type=type_of[key], role=role, mentions=tuple(mentions),
-                            evidence=evidence, pwc_id=record.pwc_id if record else None,
-                            codesota_id=record.codesota_id if record else None,
-                            area=record.area if record else None, record_url=record.record_url if record else None,
-                            alias_keys=tuple(sorted(forms[key] | {key})))
-            )
-        extractions.append(Extraction(paper=paper, label=paper_label(paper, entities), entities=tuple(entities)))
-    final_papers: dict[str, set[int]] = defaultdict(set)
-    for key, found in papers_of.items():
-        final_papers[final.get(key, key)] |= found
-    report = report_records(merged, name_of, {k: len(v) for k, v in final_papers.items()}, acronyms, kept_apart)
-    return Resolved(extractions, report, acronyms)
+    final_count: Counter = Counter()
+    for codes in paper_keys:
+        final_count.update({final.get(key, key) for key in codes[1::2] if key})
+    report = report_records(merged, name_of, final_count, acronyms, kept_apart)
+    del paper_count, final_count, merged
+    records = (_extraction(paper, doc, codes, final, type_of, name_of, known)
+               for paper, doc, codes in zip(papers, docs, paper_keys))
+    return Resolved(records, report, acronyms)
+
+
+def _extraction(paper: Paper, doc: DocMentions, codes: tuple[str, ...], final: dict[str, str],
+                type_of: dict[str, str], name_of: dict[str, str], known: KnownTables) -> Extraction:
+    """One paper's record from its stored mentions and the keys of the second pass."""
+    rows: list[tuple[str, tuple]] = []
+    forms: dict[str, set[str]] = defaultdict(set)
+    for base, key, row in zip(codes[::2], codes[1::2], doc.mentions):
+        if key:
+            target = final.get(key, key)
+            rows.append((target, row))
+            forms[target].add(base)
+    # Mentions of one sentence share its string (and the evidence does too): at 95k papers,
+    # one copy per mention was a tenth of the build's memory.
+    sentences: dict[tuple[int, int], str] = {}
+    by_key: dict[str, list[Mention]] = defaultdict(list)
+    for key, (start, end, _kind, role, origin, s_start, s_end, _flag) in _distinct_spans(rows):
+        sentence = sentences.get((s_start, s_end))
+        if sentence is None:
+            sentence = sentences[s_start, s_end] = paper.abstract[s_start:s_end]
+        by_key[key].append(Mention(start=start, end=end, text=paper.abstract[start:end], type=type_of[key], key=key,
+                                   role=role, sentence=sentence, origin=origin, nested=_nested(start, end, rows)))
+    entities = []
+    for key, mentions in sorted(by_key.items(), key=lambda item: item[1][0].start):
+        role = min((m.role for m in mentions), key=ROLES.index)
+        evidence = next(m.sentence for m in mentions if m.role == role)
+        record = known.records.get(key)
+        entities.append(
+            PaperEntity(key=key, name=name_of[key], type=type_of[key], role=role, mentions=tuple(mentions),
+                        evidence=evidence, pwc_id=record.pwc_id if record else None,
+                        codesota_id=record.codesota_id if record else None,
+                        area=record.area if record else None, record_url=record.record_url if record else None,
+                        alias_keys=tuple(sorted(forms[key] | {key})))
+        )
+    return Extraction(paper=paper, label=paper_label(paper, entities), entities=tuple(entities))
 
 
 def _first_key(base: str, local: dict[str, str], acronyms: AcronymTable, known: KnownTables) -> tuple[str, str]:
@@ -281,7 +312,7 @@ def _same_abstract_acronyms(rows: list[tuple[str, str, str, str]]) -> list[tuple
     return out
 
 
-def fold_keys(papers_of: dict[str, set[int]], known: KnownTables,
+def fold_keys(papers: Mapping[str, int], known: KnownTables,
               named: frozenset[str] = frozenset()) -> tuple[dict[str, str], dict[str, str], list[dict]]:
     """Corpus-wide key merges: spelling variants into one key, generic heads into the head.
 
@@ -290,26 +321,23 @@ def fold_keys(papers_of: dict[str, set[int]], known: KnownTables,
     ("iterative method" -> "iterative algorithm"). It stays apart when it is a known name and its
     head is not, or when the head is a proper name (mostly written "MATH", "CoT") and the longer
     one is not ("math problems" is no MATH dataset): ``named`` holds the keys mostly written as a
-    proper name.
+    proper name. ``papers`` is each key's paper count.
     Returns key -> final key (only keys that change), key -> rule, and the near matches kept apart.
 
     >>> t = KnownTables({}, {}, {}, {}, {})
-    >>> final, rule, apart = fold_keys({"hotpot qa": {1}, "hotpotqa": {2, 3}, "imagenet dataset": {4}, "imagenet": {5},
-    ...                                 "iterative method": {6}, "iterative algorithm": {7, 8}}, t)
+    >>> final, rule, apart = fold_keys({"hotpot qa": 1, "hotpotqa": 2, "imagenet dataset": 1, "imagenet": 1,
+    ...                                 "iterative method": 1, "iterative algorithm": 2}, t)
     >>> final == {"hotpot qa": "hotpotqa", "imagenet dataset": "imagenet", "iterative method": "iterative algorithm"}
     True
     >>> rule["imagenet dataset"], rule["iterative method"]
     ('generic head word', 'generic head word (sibling)')
     """
     groups: dict[str, list[str]] = defaultdict(list)
-    for key in papers_of:
+    for key in papers:
         groups[variant_key(key)].append(key)
 
-    def papers(keys: Iterable[str]) -> int:
-        return len(set().union(*(papers_of.get(k, set()) for k in keys)))
-
     def representative(keys: list[str]) -> str:
-        return min(keys, key=lambda k: (k not in known.types, -len(papers_of.get(k, ())), -k.count(" "), k))
+        return min(keys, key=lambda k: (k not in known.types, -papers.get(k, 0), -k.count(" "), k))
 
     rep = {key: representative(keys) for keys in groups.values() for key in keys}
     final = {key: target for key, target in rep.items() if key != target}
@@ -336,7 +364,7 @@ def fold_keys(papers_of: dict[str, set[int]], known: KnownTables,
             final[member], rule[member] = target, ("spacing or hyphen variant + " if member != key else "") + "generic head word"
     for keys in siblings.values():
         if len(keys) > 1:
-            target = min(keys, key=lambda k: (k not in known.types, -papers([k]), k))
+            target = min(keys, key=lambda k: (k not in known.types, -papers.get(k, 0), k))
             for key in keys:
                 if key != target and key not in known.types:
                     for member in groups[variant_key(key)]:
@@ -381,14 +409,3 @@ def _canonical_name(counter: Counter, key: str = "") -> str:
         return (variant_key(normalize_key(surface)) != variant_key(key), acronym, -counter[surface], surface)
 
     return min(counter, key=rank)
-
-
-def entity_aliases(extractions: Iterable[Extraction]) -> dict[str, tuple[str, ...]]:
-    """Every written form of each entity key across papers, sorted, capped at ``MAX_ALIASES``."""
-    forms: dict[str, set[str]] = defaultdict(set)
-    names: dict[str, str] = {}
-    for extraction in extractions:
-        for entity in extraction.entities:
-            names[entity.key] = entity.name
-            forms[entity.key].update(_display(m.text) for m in entity.mentions)
-    return {key: tuple(sorted(f for f in found if f != names[key])[:MAX_ALIASES]) for key, found in forms.items()}

@@ -3,8 +3,8 @@
 Every record that is read is either kept or reported as skipped with its file, line and reason,
 so ``read == written + skipped`` holds for every run. Recoverable problems (a non-UTF-8 byte, a
 control or zero-width character removed by :mod:`~paperkg.extract.sanitize`) become warnings
-that also name file and line; past :data:`SHOWN_PER_KIND` of a kind in one file they are
-counted in one summary line instead of printed. Every format is read in one linear pass.
+that also name file and line; past :data:`SHOWN_PER_KIND` of a kind in one file they (and
+skipped records, by kind of reason) are counted in one summary line instead of printed. Every format is read in one linear pass.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ _SPACES = re.compile(r"\s+")
 #: prints them), counted in one summary line per kind after the file, and all are kept in
 #: ``ReadResult.warnings`` (``ExtractResult.warnings`` in the API).
 SHOWN_PER_KIND = 5
+_SKIPPED = "skipped: "
 
 
 @dataclass
@@ -79,6 +80,9 @@ class ReadResult:
         warnings in this file, else only counted for :meth:`summarize` (and logged at INFO)."""
         text = f"{source}:{line}: {message}"
         self.warnings.append(text)
+        self._say(source, text, kinds)
+
+    def _say(self, source: str, text: str, kinds: Counter | dict | None) -> None:
         shown = not kinds
         for kind, characters in (kinds or {}).items():
             counts = self.tally.setdefault(source, {}).setdefault(kind, [0, 0])
@@ -94,8 +98,12 @@ class ReadResult:
             return
         for kind, (count, characters) in sorted(tally.items()):
             if count > SHOWN_PER_KIND:
-                what = ("lines with invalid UTF-8 bytes replaced with U+FFFD" if kind == UTF8
-                        else f"records with {describe(Counter({kind: characters}))} removed or replaced")
+                if kind.startswith(_SKIPPED):
+                    what = f"records skipped ({kind[len(_SKIPPED):]})"
+                elif kind == UTF8:
+                    what = "lines with invalid UTF-8 bytes replaced with U+FFFD"
+                else:
+                    what = f"records with {describe(Counter({kind: characters}))} removed or replaced"
                 log.warning(f"{source}: {count:,} {what} in all; the first {SHOWN_PER_KIND} are listed "
                             "above (paperkg --all-warnings lists every one)")
 
@@ -105,9 +113,10 @@ class ReadResult:
         self.warnings.append(text)
         log.warning(text)
 
-    def skip(self, source: str, line: int, reason: str) -> None:
+    def skip(self, source: str, line: int, reason: str, kind: str) -> None:
+        """A record not kept, with its reason; printed like a repeated warning of ``kind``."""
         self.skipped.append(Skipped(source=source, line=line, reason=reason))
-        log.warning(f"{source}:{line}: skipped: {reason}")
+        self._say(source, f"{source}:{line}: skipped: {reason}", {_SKIPPED + kind: 0})
 
 
 def normalize_abstract(text: str) -> str:
@@ -330,7 +339,7 @@ class _Collector:
         record = {name: _clean_value(value, counts) for name in FIELDS if (value := record.get(name)) is not None}
         problem = self._problem(record)
         if problem:
-            result.skip(source, line, problem)
+            result.skip(source, line, problem, "unusable record")
             return
         if counts:
             result.warn(source, line, f"removed or replaced {describe(counts)}", counts)
@@ -343,12 +352,13 @@ class _Collector:
         paper_id = given_id or digest
         if paper_id in self.by_id:
             first = self.by_id[paper_id]
-            result.skip(source, line, f"duplicate id {paper_id!r} with a different abstract ({first.source}:{first.line})")
+            result.skip(source, line, f"duplicate id {paper_id!r} with a different abstract ({first.source}:{first.line})",
+                        "duplicate id")
             return
         try:
             year = _parse_year(record.get("year", defaults.get("year")))
         except ValueError as exc:
-            result.skip(source, line, str(exc))
+            result.skip(source, line, str(exc), "bad year")
             return
         paper = Paper(
             id=paper_id,
@@ -395,14 +405,15 @@ class _Collector:
         if given_id and given_id != first.id and given_id not in first.aliases:
             if given_id in self.by_id:
                 other = self.by_id[given_id]
-                result.skip(source, line, f"{where}; its id {given_id!r} is already paper {other.id} ({other.source}:{other.line})")
+                result.skip(source, line, f"{where}; its id {given_id!r} is already paper {other.id} ({other.source}:{other.line})",
+                            "duplicate abstract")
                 return
             first = replace(first, aliases=first.aliases + (given_id,))
             result.papers[index] = first
             self.by_id[given_id] = first
-            result.skip(source, line, f"{where}; its id {given_id!r} is kept as an alias of that paper")
+            result.skip(source, line, f"{where}; its id {given_id!r} is kept as an alias of that paper", "duplicate abstract")
             return
-        result.skip(source, line, where)
+        result.skip(source, line, where, "duplicate abstract")
 
 
 def _id_text(value: object) -> str | None:
@@ -467,15 +478,15 @@ def _read_jsonl(path: Path, collector: _Collector) -> None:
             record = json.loads(line, strict=False)
         except json.JSONDecodeError as exc:
             result.read += 1
-            result.skip(source, number, f"not valid JSON ({exc.msg} at column {exc.colno})")
+            result.skip(source, number, f"not valid JSON ({exc.msg} at column {exc.colno})", "not valid JSON")
             continue
         except (ValueError, RecursionError) as exc:  # a 5,000-digit number, nesting too deep
             result.read += 1
-            result.skip(source, number, f"not valid JSON ({str(exc).split(';')[0] or type(exc).__name__})")
+            result.skip(source, number, f"not valid JSON ({str(exc).split(';')[0] or type(exc).__name__})", "not valid JSON")
             continue
         if not isinstance(record, dict):
             result.read += 1
-            result.skip(source, number, f"a JSON {type(record).__name__}, not an object")
+            result.skip(source, number, f"a JSON {type(record).__name__}, not an object", "not a JSON object")
             continue
         collector.add(record, source, number, {})
     if not seen_any:
@@ -537,7 +548,8 @@ def _read_csv(path: Path, collector: _Collector) -> None:
             except csv.Error as exc:
                 rows += 1
                 result.read += 1
-                result.skip(source, first, f"malformed CSV record ({exc}; an unclosed quote?); reading on at line {first + 1}")
+                result.skip(source, first, f"malformed CSV record ({exc}; an unclosed quote?); reading on at line {first + 1}",
+                            "malformed CSV record")
                 feed.index = first
                 reader = csv.reader(feed, strict=True)
                 continue
@@ -546,7 +558,7 @@ def _read_csv(path: Path, collector: _Collector) -> None:
             rows += 1
             if len(row) > len(fieldnames):
                 result.read += 1
-                result.skip(source, first, f"row has {len(row)} fields, header has {len(fieldnames)}")
+                result.skip(source, first, f"row has {len(row)} fields, header has {len(fieldnames)}", "wrong number of fields")
                 continue
             collector.add(dict(zip(fieldnames, row)), source, first, {})
     if rows == 0:

@@ -8,23 +8,27 @@ Two steps, so that a build streams and re-uses work:
    (``n_process > 1``, :mod:`paperkg.extract.workers`) or on a Dask cluster (``engine="dask"``,
    :mod:`paperkg.extract.dask_engine`). The NLP reads masked text; the
    client widens each span over the raw abstract's markup before it stores the row.
-2. :func:`resolve_stored` runs corpus-level resolution over every paper's stored results
+2. :func:`stream_stored` runs corpus-level resolution over every paper's stored results
    (:class:`~paperkg.extract.canonical.Resolved`: extractions and the resolution report), then
-   the learned roles.
+   the learned roles, making the records one batch at a time as they are consumed.
+
+:func:`extracted` runs both over one store; the build and :func:`extract_corpus` use it.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 from tqdm import tqdm
 
 from paperkg.errors import ExtractionError
-from paperkg.extract.canonical import DocMentions, Resolved, resolve
+from paperkg.extract.canonical import DocMentions, Resolved, resolve_stream
 from paperkg.extract.filtering import on_raw_text
 from paperkg.extract.markup import mask_markup
 from paperkg.extract.roles import assign_roles
@@ -34,6 +38,25 @@ from paperkg.types import Extraction, Paper
 
 log = logging.getLogger("paperkg")
 ENGINES = ("local", "dask")
+#: With ``n_process=0`` (the CLI's default), workers start from this many papers to extract:
+#: below it, loading the pipeline in each worker costs more than the other cores save.
+AUTO_MIN_PAPERS = 500
+#: ... and at most this many (each holds a pipeline: 0.3 to 0.6 GB).
+AUTO_MAX_PROCESSES = 4
+
+
+def worker_count(n_process: int, papers: int) -> int:
+    """The extraction processes for ``papers`` papers: ``n_process``, or for 0 one per usable
+    core (at most :data:`AUTO_MAX_PROCESSES`) from :data:`AUTO_MIN_PAPERS` papers on, else 1.
+
+    >>> worker_count(3, 10), worker_count(0, 10), worker_count(0, 5000) == min(len(os.sched_getaffinity(0)), 4)
+    (3, 1, True)
+    """
+    if n_process:
+        return n_process
+    if papers < AUTO_MIN_PAPERS:
+        return 1
+    return max(1, min(len(os.sched_getaffinity(0)), AUTO_MAX_PROCESSES))
 
 
 @dataclass(frozen=True)
@@ -93,13 +116,15 @@ def extract_to_store(
     scheduler: str | None = None,
     progress: bool = True,
 ) -> ExtractStats:
-    """Extract every paper the store lacks and write the results, :data:`BATCH` at a time."""
+    """Extract every paper the store lacks and write the results, :data:`BATCH` at a time, in
+    ``n_process`` processes (0: as many as :func:`worker_count` gives)."""
     if engine not in ENGINES:
         raise ExtractionError(f"unknown extraction engine {engine!r}; use one of {', '.join(ENGINES)}")
     version = extractor_version(use_model)
     keys = paper_keys(papers)
     have = store.existing(keys, version)
     missing = [index for index, key in enumerate(keys) if key not in have]
+    n_process = worker_count(n_process, len(missing))
     if missing:
         if engine == "dask":
             from paperkg.extract.dask_engine import dask_stream
@@ -116,9 +141,13 @@ def extract_to_store(
     return ExtractStats(extracted=len(missing), reused=len(papers) - len(missing), version=version)
 
 
-def resolve_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model: bool = True) -> Resolved:
+def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model: bool = True) -> Resolved:
     """Corpus-level resolution over the stored results of ``papers`` (read in batches), with the
     resolution report, then the learned roles (:mod:`~paperkg.extract.roles`) over the rule cues.
+
+    The records come as a one-pass iterator that reads ``store`` as it is consumed (keep the
+    store open until then): the build adds each batch to the graph and spills it, so a corpus's
+    records are never all in memory.
 
     The stored notes are said first, for reused papers too, so every build of the same inputs
     warns alike."""
@@ -127,8 +156,13 @@ def resolve_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model
         for note in notes:
             # Over the per-document work budget (paperkg.extract.budget): said, never silent.
             log.warning(f"{papers[index].source or papers[index].id}:{papers[index].line}: {note}")
-    resolved = resolve(papers, StoredDocs(store, keys, version))
-    return replace(resolved, extractions=assign_roles(resolved.extractions))
+    resolved = resolve_stream(papers, StoredDocs(store, keys, version))
+    return replace(resolved, extractions=_with_roles(iter(resolved.extractions)))
+
+
+def _with_roles(records: Iterator[Extraction]) -> Iterator[Extraction]:
+    while batch := list(islice(records, BATCH)):
+        yield from assign_roles(batch)
 
 
 def extract_papers(
@@ -164,10 +198,37 @@ def extract_corpus(
     scheduler: str | None = None,
 ) -> Resolved:
     """As :func:`extract_papers`, plus the entity-resolution report (``resolution.jsonl``)."""
+    with extracted(papers, n_process=n_process, batch_size=batch_size, use_model=use_model, progress=progress,
+                   store=store, engine=engine, scheduler=scheduler) as (_, resolved):
+        return replace(resolved, extractions=list(resolved.extractions))
+
+
+@contextmanager
+def extracted(
+    papers: Sequence[Paper],
+    *,
+    n_process: int = 1,
+    batch_size: int = 64,
+    use_model: bool = True,
+    progress: bool = True,
+    store: str | Path | None = None,
+    engine: str = "local",
+    scheduler: str | None = None,
+    stage: Callable[[str], AbstractContextManager] | None = None,
+) -> Iterator[tuple[ExtractStats, Resolved]]:
+    """Extract what the store lacks, then resolve: ``(stats, resolved)`` with the records
+    streaming from the store (:func:`stream_stored`) until the block ends and the store closes.
+    ``stage(name)`` wraps the ``extract`` and ``resolve`` steps (the build times them).
+
+    Without ``store``, a throwaway in-memory store is used."""
+    stage = stage or (lambda name: nullcontext())
     db = ExtractionStore(store if store is not None else ":memory:")
     try:
-        extract_to_store(papers, db, use_model=use_model, n_process=n_process, batch_size=batch_size,
-                         engine=engine, scheduler=scheduler, progress=progress)
-        return resolve_stored(papers, db, use_model=use_model)
+        with stage("extract"):
+            stats = extract_to_store(papers, db, use_model=use_model, n_process=n_process, batch_size=batch_size,
+                                     engine=engine, scheduler=scheduler, progress=progress)
+        with stage("resolve"):
+            resolved = stream_stored(papers, db, use_model=use_model)
+        yield stats, resolved
     finally:
         db.close()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from contextlib import AbstractContextManager, nullcontext
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable
 
 import networkx as nx
 
-from paperkg.extract.canonical import entity_aliases
+from paperkg.extract.canonical import MAX_ALIASES, display_form
 from paperkg.extract.normalize import normalize_key
 from paperkg.graph.communities import add_communities
 from paperkg.graph.linking import add_links
@@ -25,9 +26,12 @@ def entity_node(key: str) -> str:
     return ENTITY_PREFIX + key
 
 
-def build_graph(extractions: Sequence[Extraction], *, top_k: int = 20,
+def build_graph(extractions: Iterable[Extraction], *, top_k: int = 20,
                 stage: Callable[[str], AbstractContextManager] | None = None) -> nx.DiGraph:
     """Papers, canonical entities, paper->entity edges, and capped paper-paper links.
+
+    ``extractions`` is read once, in the ``graph`` step: an iterator that makes the records
+    as it goes (the build's) is never held whole.
 
     ``stage(name)``, when given, wraps each step (``graph``, ``link``, ``communities``): the
     build times them with it.
@@ -51,9 +55,13 @@ def build_graph(extractions: Sequence[Extraction], *, top_k: int = 20,
 
 
 def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.DiGraph:
-    """Add papers and entities to ``graph`` in place (used by incremental builds too)."""
-    extractions = list(extractions)
-    aliases = entity_aliases(extractions)
+    """Add papers and entities to ``graph`` in place (used by incremental builds too), reading
+    ``extractions`` once: an entity's aliases (every written form across the added papers,
+    capped at ``MAX_ALIASES``) and alias keys are tallied on the way and set at the end."""
+    forms: dict[str, set[str]] = defaultdict(set)
+    keys: dict[str, set[str]] = defaultdict(set)
+    names: dict[str, str] = {}
+    nodes: dict[str, str] = {}
     for extraction in extractions:
         paper = extraction.paper
         node = paper_node(paper.id)
@@ -74,16 +82,16 @@ def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.
             line=paper.line,
         )
         for entity in extraction.entities:
-            target = entity_node(entity.key)
+            # One string per entity node: a new one per edge would be kept by the adjacency dicts.
+            target = nodes.get(entity.key) or nodes.setdefault(entity.key, entity_node(entity.key))
             if target not in graph:
                 graph.add_node(target, kind="Entity", type=entity.type, key=entity.key, name=entity.name, aliases=[],
                                alias_keys=[entity.key], pwc_id=entity.pwc_id, codesota_id=entity.codesota_id,
                                area=entity.area, record_url=entity.record_url, paper_count=0)
-            attrs = graph.nodes[target]
-            attrs["aliases"] = sorted(set(attrs["aliases"]) | set(aliases.get(entity.key, ())))
-            attrs["alias_keys"] = alias_keys(entity.key, attrs["aliases"],
-                                             [*attrs.get("alias_keys", ()), *entity.alias_keys,
-                                              *(normalize_key(m.text) for m in entity.mentions)])
+            names[entity.key] = entity.name
+            forms[entity.key].update(display_form(m.text) for m in entity.mentions)
+            keys[entity.key].update(entity.alias_keys)
+            keys[entity.key].update(normalize_key(m.text) for m in entity.mentions)
             first = entity.mentions[0]
             evidence_offset = paper.abstract.find(entity.evidence) if entity.evidence else -1
             graph.add_edge(
@@ -96,6 +104,11 @@ def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.
                 evidence_offset=max(evidence_offset, 0) if evidence_offset >= 0 else first.start,
                 mentions=[[m.start, m.end, m.text] for m in entity.mentions],
             )
+    for key, found in forms.items():
+        attrs = graph.nodes[entity_node(key)]
+        added = sorted(f for f in found if f != names[key])[:MAX_ALIASES]
+        attrs["aliases"] = sorted(set(attrs["aliases"]) | set(added))
+        attrs["alias_keys"] = alias_keys(key, attrs["aliases"], [*attrs.get("alias_keys", ()), *keys[key]])
     for node, attrs in graph.nodes(data=True):
         if attrs["kind"] == "Entity":
             attrs["paper_count"] = sum(1 for source in graph.predecessors(node) if graph.nodes[source]["kind"] == "Paper")

@@ -372,7 +372,9 @@ def add_links(graph: nx.DiGraph, *, top_k: int = 20, copy: bool = True) -> nx.Di
     (``copy=False``: ``graph`` itself, as the build does: a copy of 95k papers' graph costs
     hundreds of MB)."""
     linked = graph.copy() if copy else graph
-    linked.remove_edges_from([(u, v) for u, v, kind in graph.edges(data="kind") if kind == "RELATED_TO"])
+    # Over the adjacency dicts: the edge view's generator took seconds at 95k papers.
+    linked.remove_edges_from([(u, v) for u, targets in linked.adjacency() for v, data in targets.items()
+                              if data.get("kind") == "RELATED_TO"])
     for link in paper_links(linked, top_k=top_k):
         linked.add_edge(link.source, link.target, kind="RELATED_TO", weight=link.weight, shared=list(link.shared),
                         evidence=[dict(item) for item in link.evidence], reason=link.reason)

@@ -54,7 +54,7 @@ def test_out_that_cannot_be_created(tmp_path):
 
 
 @pytest.mark.parametrize("args, option", [
-    (["build", EXAMPLES, "--out", "o", "--n-process", "0"], "--n-process"),
+    (["build", EXAMPLES, "--out", "o", "--n-process", "-1"], "--n-process"),
     (["build", EXAMPLES, "--out", "o", "--top-k", "-5"], "--top-k"),
     (["extract", EXAMPLES, "-o", "m.jsonl", "--max-chars", "2000000"], "--max-chars"),
     (["stats", "g.json", "--top", "-1"], "--top"),

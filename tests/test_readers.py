@@ -169,3 +169,22 @@ def test_cli_prints_the_first_warnings_of_a_kind_or_all(tmp_path):
     assert len([w for w in every if "removed or replaced 1 zero-width" in w]) == 8
     assert not [w for w in every if " in all; " in w]
     assert len([w for w in default if "invalid UTF-8" in w]) == 2  # under the limit: no summary
+
+
+def test_skipped_records_print_five_per_kind_then_a_count_and_keep_every_one(tmp_path, caplog):
+    import logging
+
+    lines = [json.dumps({"id": f"p{i}", "abstract": f"Paper {i} proposes Net{i} on MNIST."}) for i in range(3)]
+    lines += ["{not json" for _ in range(9)] + [json.dumps({"id": f"e{i}"}) for i in range(2)]
+    path = write(tmp_path, "broken.jsonl", "\n".join(lines) + "\n")
+    with caplog.at_level(logging.WARNING, logger="paperkg"):
+        result = read_papers([path])
+    assert len(result.papers) == 3 and len(result.skipped) == 11  # nothing lost
+    printed = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    bad_json = [m for m in printed if ": skipped: not valid JSON" in m]
+    assert [m.split(":")[1] for m in bad_json] == ["4", "5", "6", "7", "8"]
+    assert f"{path}: 9 records skipped (not valid JSON) in all; the first 5 are listed above " \
+           "(paperkg --all-warnings lists every one)" in printed
+    # two of another kind: both printed, no count line for them
+    assert len([m for m in printed if "skipped: no 'abstract' field" in m]) == 2
+    assert len([m for m in printed if " in all; " in m]) == 1

@@ -14,19 +14,19 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 import networkx as nx
 
 from paperkg.extract.output import graph_records, write_mentions_jsonl, write_records
 from paperkg.extract.readers import DEFAULT_MAX_CHARS, read_papers
 from paperkg.extract.resolution import write_resolution
-from paperkg.extract.run import ExtractStats, extract_corpus, extract_papers, extract_to_store, resolve_stored
-from paperkg.extract.store import ExtractionStore
+from paperkg.extract.run import ExtractStats, extract_papers, extracted
 from paperkg.graph import analytics
 from paperkg.graph.build import build_graph, paper_nodes
 from paperkg.graph.export import read_node_link, write_graphml, write_node_link
 from paperkg.paths import check_output_file
+from paperkg.spill import Spill
 from paperkg.types import ENTITY_TYPES, Extraction, ReadReport
 
 PathLike = str | Path
@@ -38,9 +38,10 @@ EXPORT_FILES = ("graph.json", "graph.graphml", "mentions.jsonl", "resolution.jso
 
 @dataclass(frozen=True)
 class ExtractResult:
-    """What :func:`extract_entities` returns: one record per kept paper, and the read report."""
+    """What :func:`extract_entities` returns: one record per kept paper (kept on disk, see
+    :class:`~paperkg.spill.Spill`), and the read report."""
 
-    extractions: tuple[Extraction, ...]
+    extractions: Sequence[Extraction]
     report: ReadReport
     warnings: tuple[str, ...] = ()
     resolution: tuple[dict, ...] = ()
@@ -49,8 +50,8 @@ class ExtractResult:
 @dataclass(frozen=True)
 class BuildStats:
     """What a :func:`build` cost: the store's re-use, and per stage (``read``, ``extract``,
-    ``resolve`` with the learned roles, ``graph`` (papers and entities), ``link``,
-    ``communities``) ``(name, wall s, CPU s, start)``: CPU of this process only, ``start`` its
+    ``resolve`` (corpus-wide keys, types and names), ``graph`` (each paper's records with the
+    learned roles, made as papers and entities join the graph), ``link``, ``communities``) ``(name, wall s, CPU s, start)``: CPU of this process only, ``start`` its
     ``time.perf_counter()`` at the stage's start (so a memory sampler can tell the stages apart)."""
 
     extraction: ExtractStats
@@ -71,7 +72,8 @@ class KnowledgeGraph:
 
     graph: nx.DiGraph
     report: ReadReport | None = None
-    extractions: tuple[Extraction, ...] = field(default=(), repr=False)
+    #: The build's records, kept on disk (:class:`~paperkg.spill.Spill`) and read back on use.
+    extractions: Sequence[Extraction] = field(default=(), repr=False)
     resolution: tuple[dict, ...] = field(default=(), repr=False)
     build_stats: BuildStats | None = None
 
@@ -232,10 +234,12 @@ def extract_entities(
     if output is not None:
         check_output_file(output)
     result = read_papers(paths, max_chars=max_chars)
-    resolved = extract_corpus(result.papers, n_process=n_process, use_model=use_model, progress=progress, store=store)
+    spill = Spill()
+    with extracted(result.papers, n_process=n_process, use_model=use_model, progress=progress, store=store) as (_, resolved):
+        spill.extend(resolved.extractions)
     if output is not None:
-        write_mentions_jsonl(resolved.extractions, output)
-    return ExtractResult(tuple(resolved.extractions), result.report(), tuple(result.warnings), tuple(resolved.report))
+        write_mentions_jsonl(spill, output)
+    return ExtractResult(spill, result.report(), tuple(result.warnings), tuple(resolved.report))
 
 
 def build(
@@ -252,7 +256,9 @@ def build(
 ) -> KnowledgeGraph:
     """Read, extract and link: the whole pipeline, returning a :class:`KnowledgeGraph`.
 
-    ``store`` is the extraction store (an SQLite file, see :mod:`paperkg.extract.store`): papers
+    ``n_process`` extraction processes (0: one per usable core, at most 4, from 500 papers to
+    extract on; see :func:`paperkg.extract.run.worker_count`); more than one needs the caller's
+    ``if __name__ == "__main__":`` guard, as workers are spawned. ``store`` is the extraction store (an SQLite file, see :mod:`paperkg.extract.store`): papers
     whose text and extractor version it already holds are not extracted again; resolution and
     linking always run over every paper. Without it, a throwaway in-memory store is used.
     ``engine="dask"`` runs extraction on the Dask cluster at ``scheduler`` (a local cluster of
@@ -263,18 +269,12 @@ def build(
     stages: list[tuple[str, float, float]] = []
     with _timed(stages, "read"):
         read = read_papers(paths, max_chars=max_chars)
-    db = ExtractionStore(store if store is not None else ":memory:")
-    try:
-        with _timed(stages, "extract"):
-            stats = extract_to_store(read.papers, db, use_model=use_model, n_process=n_process, engine=engine,
-                                     scheduler=scheduler, progress=progress)
-        with _timed(stages, "resolve"):
-            resolved = resolve_stored(read.papers, db, use_model=use_model)
-    finally:
-        db.close()
-    graph = build_graph(resolved.extractions, top_k=top_k, stage=lambda name: _timed(stages, name))
-    return KnowledgeGraph(graph=graph, report=read.report(), extractions=tuple(resolved.extractions),
-                          resolution=tuple(resolved.report),
+    spill = Spill()
+    with extracted(read.papers, use_model=use_model, n_process=n_process, engine=engine, scheduler=scheduler,
+                   progress=progress, store=store, stage=lambda name: _timed(stages, name)) as (stats, resolved):
+        # The records are made (and spilled to disk) as the graph takes them, in its "graph" step.
+        graph = build_graph(spill.tee(resolved.extractions), top_k=top_k, stage=lambda name: _timed(stages, name))
+    return KnowledgeGraph(graph=graph, report=read.report(), extractions=spill, resolution=tuple(resolved.report),
                           build_stats=BuildStats(extraction=stats, stages=tuple(stages)))
 
 

@@ -46,12 +46,13 @@ def _print_report(report: ReadReport) -> None:
         f"papers: read {report.read}, written {report.written}, skipped {len(report.skipped)}",
         err=True,
     )
-    # Each skipped record was already reported as a warning, with its file, line and reason.
+    # Skipped records were reported as warnings with file, line and reason (5 per kind, then a count).
 
 
 input_args = click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-n_process_opt = click.option("--n-process", default=1, show_default=True, type=click.IntRange(min=1),
-                             help="Worker processes for spaCy (nlp.pipe n_process).")
+n_process_opt = click.option("--n-process", default=0, show_default="0: auto", type=click.IntRange(min=0),
+                             help="Extraction worker processes; 0: one per usable core (at most 4) when 500 or more "
+                                  "papers need extracting, else 1.")
 no_model_opt = click.option("--no-model", is_flag=True, help="Rules and gazetteers only, without the trained NER (faster, lower recall).")
 max_chars_opt = click.option("--max-chars", default=DEFAULT_MAX_CHARS, show_default=True,
                              type=click.IntRange(1, MAX_MAX_CHARS),
