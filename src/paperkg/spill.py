@@ -10,6 +10,8 @@ batch at a time.
 ['a', 'b', 'c']
 >>> len(spill), list(spill), spill[2], spill[-3], spill[1:]
 (3, ['a', 'b', 'c'], 'c', 'a', ['b', 'c'])
+>>> import pickle; pickle.loads(pickle.dumps(spill))
+['a', 'b', 'c']
 """
 
 from __future__ import annotations
@@ -84,6 +86,10 @@ class Spill(Sequence):
         self._flush()
         number = bisect_right(self._ends, index)
         return self._read(number)[index - (self._ends[number - 1] if number else 0)]
+
+    def __reduce__(self):
+        # A pickled spill (of a pickled KnowledgeGraph) is its items: the file stays behind.
+        return list, (list(self),)
 
     def close(self) -> None:
         self._file.close()
