@@ -136,7 +136,7 @@ def test_reader_checks_offsets_and_detects_the_format(tmp_path: Path):
 
 def test_real_dev_gold_scored_against_itself(shared_data: Path):
     gold = read_paper_gold(shared_data / "gold" / "paperkg_dev.jsonl")
-    assert len(gold) == 40
+    assert gold and all(g.entities for g in gold)
     preds = []
     for g in gold:
         text = g.paper.abstract
@@ -162,6 +162,6 @@ def test_cli_evaluates_paper_level_dev(shared_data: Path):
     result = CliRunner().invoke(cli, ["evaluate", str(shared_data / "gold" / "paperkg_dev.jsonl"), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
-    assert data["n_papers"] == 40
+    assert data["n_papers"] == len(read_paper_gold(shared_data / "gold" / "paperkg_dev.jsonl"))
     assert 0.3 < data["paper_level"]["core_recall"]["value"] <= 1.0
     assert set(data["mention_level"]["per_type"]) == {"Method", "Dataset", "Benchmark", "Task", "Metric"}
