@@ -20,10 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from paperkg.extract.abbreviations import find_abbreviations, find_short_forms
-from paperkg.extract.budget import Steps
-from paperkg.extract.pipeline import build_pipeline
-from paperkg.extract.readers import read_papers
+from paperkg.extract.nlp.abbreviations import find_abbreviations, find_short_forms
+from paperkg.extract.nlp.budget import Steps
+from paperkg.extract.nlp.pipeline import build_pipeline
+from paperkg.extract.read.readers import read_papers
 
 ROOT = Path(__file__).resolve().parents[1]
 LENGTH = 20_000

@@ -70,7 +70,7 @@ def in_child(write, trace: bool = False) -> dict:
 
 def parts(kg, out: Path):
     """(name, function writing that part into ``out``), in the order ``kg.export`` writes them."""
-    from paperkg.extract.resolution import write_resolution
+    from paperkg.extract.resolve.report import write_resolution
     from paperkg.graph.explorer import write_html
     from paperkg.graph.export import write_graphml
 

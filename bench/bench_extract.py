@@ -22,8 +22,8 @@ from pathlib import Path
 
 import spacy
 
-from paperkg.extract.readers import read_papers
-from paperkg.extract.run import extract_papers
+from paperkg.extract.read.readers import read_papers
+from paperkg.extract.run.corpus import extract_papers
 from paperkg.graph.build import add_extractions
 from paperkg.graph.linking import add_links
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import spacy
 
-from paperkg.extract.readers import read_papers
-from paperkg.extract.run import extract_papers
+from paperkg.extract.read.readers import read_papers
+from paperkg.extract.run.corpus import extract_papers
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -291,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         if name not in ("icml2024", "full") or not path:
             parser.error(f"--graph expects icml2024=PATH or full=PATH, got {item!r}")
         prebuilt[name] = Path(path)
-    from paperkg.extract.pipeline import MODEL_DIR
+    from paperkg.extract.nlp.pipeline import MODEL_DIR
 
     use_model = (MODEL_DIR / "meta.json").exists() and not args.no_model
     sources = {"icml2024": [CORPUS / "icml2024.jsonl"],

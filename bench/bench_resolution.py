@@ -34,10 +34,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from paperkg.extract.canonical import known_tables
-from paperkg.extract.normalize import normalize_key
-from paperkg.extract.readers import read_papers
-from paperkg.extract.run import extract_corpus
+from paperkg.extract.nlp.normalize import normalize_key
+from paperkg.extract.read.readers import read_papers
+from paperkg.extract.resolve.canonical import known_tables
+from paperkg.extract.run.corpus import extract_corpus
 from paperkg.graph import quality
 from paperkg.graph.build import build_graph
 from paperkg.graph.linking import is_umbrella

@@ -104,7 +104,7 @@ def write_inputs(data: Path, size: int, folder: Path) -> Path:
 
 def forget_last(store: Path, inputs: Path, count: int) -> None:
     """Drop the last ``count`` papers' rows from the store: the rebuild then sees them as new."""
-    from paperkg.extract.readers import read_papers
+    from paperkg.extract.read.readers import read_papers
 
     papers = read_papers([inputs]).papers[-count:]
     with sqlite3.connect(store) as db:
@@ -114,7 +114,7 @@ def forget_last(store: Path, inputs: Path, count: int) -> None:
 def worker(args) -> None:
     """One build in this process; prints one JSON line of figures."""
     import paperkg
-    from paperkg.extract.store import STORE_NAME
+    from paperkg.extract.run.store import STORE_NAME
     from paperkg.graph import analytics
 
     out = Path(args.out)

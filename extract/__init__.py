@@ -1,1 +1,15 @@
-"""Extraction stage: readers, the spaCy pipeline, canonicalization, training and evaluation."""
+"""Extraction stage: abstracts in, typed canonical entities per paper out.
+
+Rooms by sub-stage, imports running one way (a room imports only the rooms before it)::
+
+    read -> nlp -> resolve -> run -> evaluate -> learn
+
+``read/`` input files and gold files as typed records; ``nlp/`` the per-document spaCy stage
+(rules, abbreviations, known lists, the filter, the trained NER); ``resolve/`` corpus-level
+resolution (one key, name and type per concept, acronyms, the report) and the learned roles;
+``run/`` the engines (in-process, worker pool, Dask) and the extraction store; ``evaluate/``
+the span and paper-level scorers; ``learn/`` ``paperkg train`` (NER, vectors, role model).
+``output.py`` is the mentions JSONL contract. Nothing at run time imports ``evaluate`` or
+``learn``; ``learn`` uses ``evaluate``'s scorer to pick its checkpoint. Data the rooms load:
+``data/`` (curated table, known lists) and ``model/`` (the trained NER and role model).
+"""

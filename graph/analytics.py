@@ -12,7 +12,7 @@ from typing import Iterator
 import networkx as nx
 
 from paperkg.errors import GraphError
-from paperkg.extract.normalize import normalize_key, variant_key
+from paperkg.extract.nlp.normalize import normalize_key, variant_key
 from paperkg.graph.build import ENTITY_PREFIX, PAPER_PREFIX, entity_nodes, paper_nodes
 from paperkg.graph.communities import community_labels, community_of, louvain_groups
 from paperkg.types import ENTITY_TYPES

@@ -8,8 +8,8 @@ from typing import Callable, Iterable
 
 import networkx as nx
 
-from paperkg.extract.canonical import MAX_ALIASES, display_form
-from paperkg.extract.normalize import normalize_key
+from paperkg.extract.nlp.normalize import normalize_key
+from paperkg.extract.resolve.canonical import MAX_ALIASES, display_form
 from paperkg.graph.communities import add_communities
 from paperkg.graph.linking import add_links
 from paperkg.types import Extraction

@@ -23,8 +23,8 @@ import networkx as nx
 import numpy as np
 from scipy import sparse
 
-from paperkg.extract.normalize import normalize_key
-from paperkg.extract.rules import is_name_like
+from paperkg.extract.nlp.normalize import normalize_key
+from paperkg.extract.nlp.rules import is_name_like
 from paperkg.types import Link
 
 BLOCK_ROWS = 1024

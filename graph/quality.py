@@ -11,8 +11,8 @@ from statistics import median
 
 import networkx as nx
 
-from paperkg.extract.abbreviations import is_short_form
-from paperkg.extract.normalize import generic_head, normalize_key, variant_key
+from paperkg.extract.nlp.abbreviations import is_short_form
+from paperkg.extract.nlp.normalize import generic_head, variant_key
 from paperkg.graph.build import entity_nodes, paper_nodes
 from paperkg.types import ENTITY_TYPES, ROLES
 

@@ -50,8 +50,8 @@ from typing import Any, Iterable, Sequence
 import networkx as nx
 
 from paperkg.errors import GraphError
-from paperkg.graph.named_queries import paper_communities, strip_entity_prefix
-from paperkg.graph.neo4j_admin import KNOWN_ID_PROPERTIES, ROLE_TYPES, evidence_json
+from paperkg.queries.neo4j_admin import KNOWN_ID_PROPERTIES, ROLE_TYPES, evidence_json
+from paperkg.queries.offline import paper_communities, strip_entity_prefix
 from paperkg.queries.runner import Neo4jSettings, connect, neo4j_errors, statement
 from paperkg.types import ENTITY_TYPES, ROLES
 

@@ -11,11 +11,11 @@ Every named query is one file ``queries/NAME.cypher`` whose leading ``//`` comme
 ``param:`` lines declare ``NAME TYPE [= DEFAULT] [-- help]``; a parameter without a default is
 required, ``= null`` makes it optional (``None``). Types: ``string``, ``int``, ``float``,
 ``bool``, ``paper`` (a paper id), ``entity`` (an entity key; the value is normalized with
-:func:`paperkg.extract.normalize.normalize_key`) and ``enum(A|B|C)``. Strings (from the CLI's
+:func:`paperkg.extract.nlp.normalize.normalize_key`) and ``enum(A|B|C)``. Strings (from the CLI's
 ``--param key=value``) are converted to the declared type.
 
 Files starting with ``_`` (``_load_*.cypher``) are the loader's statements, not named queries.
-The same queries exist over NetworkX in :mod:`paperkg.graph.named_queries`, with identical rows.
+The same queries exist over NetworkX in :mod:`paperkg.queries.offline`, with identical rows.
 
 Connection settings come from one place, :meth:`Neo4jSettings.from_env`: the environment
 (``NEO4J_URI``, ``NEO4J_USER``, ``NEO4J_PASSWORD``, ``NEO4J_DATABASE``), overridden by explicit
@@ -223,7 +223,7 @@ class Param:
         if not isinstance(value, str):
             raise bad
         if self.type == "entity":
-            from paperkg.extract.normalize import normalize_key
+            from paperkg.extract.nlp.normalize import normalize_key
 
             return normalize_key(value)
         if self.choices and value not in self.choices:

@@ -62,8 +62,8 @@ def corpus_counts(data: Path) -> tuple[Counter, Counter]:
 
 def corpus_definitions(data: Path) -> dict[str, Counter]:
     """Acronym -> Counter of the long-form keys the corpus abstracts define it with."""
-    from paperkg.extract.abbreviations import find_abbreviations
-    from paperkg.extract.normalize import normalize_key
+    from paperkg.extract.nlp.abbreviations import find_abbreviations
+    from paperkg.extract.nlp.normalize import normalize_key
 
     found: dict[str, Counter] = {}
     for path in sorted((data / "corpus").glob("*.jsonl")):
@@ -82,8 +82,8 @@ def ordinary_word(name: str, cased: Counter) -> bool:
 
 def known_records(data: Path, cased: Counter) -> list[tuple[str, ...]]:
     """(type, name, aliases, source, id, area, record_url) rows from PwC methods and CodeSOTA."""
-    from paperkg.extract.canonical import expands
-    from paperkg.extract.normalize import normalize_key
+    from paperkg.extract.nlp.normalize import normalize_key
+    from paperkg.extract.resolve.canonical import expands
 
     definitions = corpus_definitions(data)
     rows: list[tuple[str, ...]] = []

@@ -37,7 +37,7 @@ def seeds_dir(shared_data: Path) -> Path:
 @pytest.fixture(scope="session")
 def use_model() -> bool:
     """The trained model when it ships (it always should); the rules alone otherwise."""
-    from paperkg.extract.pipeline import MODEL_DIR
+    from paperkg.extract.nlp.pipeline import MODEL_DIR
 
     return (MODEL_DIR / "meta.json").exists()
 

@@ -2,7 +2,7 @@
 
 The campaign found ``'x'*3000 + '(a b)'*10`` taking 13 s, ``'x'*10000 + '(a b)'*2000`` running for
 hours and ``"foo (FN) " * 2222`` taking 103 s. These tests bound the algorithms' counted steps
-(see paperkg.extract.budget), never the clock; ``bench/bench_adversarial.py`` prints the times.
+(see paperkg.extract.nlp.budget), never the clock; ``bench/bench_adversarial.py`` prints the times.
 """
 
 import logging
@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paperkg.extract import budget
-from paperkg.extract.abbreviations import find_abbreviations, find_short_forms
-from paperkg.extract.budget import Steps
-from paperkg.extract.pipeline import resolve_overlaps
-from paperkg.extract.run import extract_papers
+from paperkg.extract.nlp import budget
+from paperkg.extract.nlp.abbreviations import find_abbreviations, find_short_forms
+from paperkg.extract.nlp.budget import Steps
+from paperkg.extract.nlp.pipeline import resolve_overlaps
+from paperkg.extract.run.corpus import extract_papers
 from paperkg.types import Paper
 
 CAMPAIGN = {
@@ -142,7 +142,7 @@ def _naive_extend(candidates):
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 60), st.integers(1, 15), st.sampled_from(["model", "gazetteer", "proposal"])), max_size=30))
 def test_widening_matches_its_definition(spans):
-    from paperkg.extract.pipeline import _extend_model_spans
+    from paperkg.extract.nlp.pipeline import _extend_model_spans
 
     candidates = [(start, start + length, "Method", origin) for start, length, origin in spans]
     assert _extend_model_spans(candidates) == _naive_extend(candidates)

@@ -3,7 +3,7 @@
 import pytest
 
 import paperkg
-from paperkg.extract.normalize import GENERIC_HEADS, is_generic
+from paperkg.extract.nlp.normalize import GENERIC_HEADS, is_generic
 
 ISSUE_GENERIC_WORDS = {"method", "model", "framework", "approach", "network", "algorithm", "task", "dataset", "benchmark"}
 

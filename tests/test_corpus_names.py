@@ -6,14 +6,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from paperkg.extract.filtering import FUNCTION_WORDS, balanced
+from paperkg.extract.nlp.filtering import FUNCTION_WORDS, balanced
 
 _MARKUP = re.compile(r"\*\*|__|`|\$|\\[A-Za-z]+|</?[a-z]+>")
 
 
 def test_icml2024_entity_names_are_clean(shared_data: Path) -> None:
-    from paperkg.extract.readers import read_papers
-    from paperkg.extract.run import extract_papers
+    from paperkg.extract.read.readers import read_papers
+    from paperkg.extract.run.corpus import extract_papers
 
     papers = read_papers([shared_data / "corpus" / "icml2024.jsonl"]).papers
     assert len(papers) > 2000

@@ -1,4 +1,4 @@
-"""The scorer must be able to fail: every rule of paperkg.extract.evaluate is pinned by a case
+"""The scorer must be able to fail: every rule of paperkg.extract.evaluate.spans is pinned by a case
 whose numbers change when the rule breaks. Texts are small hand-written sentences."""
 
 from __future__ import annotations
@@ -11,15 +11,8 @@ from pathlib import Path
 import pytest
 
 from paperkg.errors import EvaluationError
-from paperkg.extract.evaluate import (
-    EvaluationReport,
-    GoldDoc,
-    GoldEntity,
-    evaluate_spans,
-    format_report,
-    read_gold,
-    score,
-)
+from paperkg.extract.evaluate.spans import EvaluationReport, evaluate_spans, format_report, score
+from paperkg.extract.read.gold import GoldDoc, GoldEntity, read_gold
 
 TEXT_A = "We train a convolutional network on ImageNet for image classification and report accuracy."
 TEXT_B = "Our parser improves dependency parsing on the Penn Treebank."
@@ -277,7 +270,8 @@ def test_shipped_model_scores_above_floor_on_scierc_dev(monkeypatch: pytest.Monk
             pytest.fail(f"{SHARED_DATA} is missing but CI is set: the dev data must be present")
         pytest.skip(f"{SHARED_DATA} (the shared gold data) is not present on this machine")
     spacy = pytest.importorskip("spacy")
-    from paperkg.extract.train import DEFAULT_MODEL_DIR, predict_spans
+    from paperkg.extract.learn.examples import predict_spans
+    from paperkg.extract.learn.train import DEFAULT_MODEL_DIR
 
     def no_network(*args: object, **kwargs: object) -> None:
         raise AssertionError("loading the model tried to open a network connection")
@@ -291,8 +285,8 @@ def test_shipped_model_scores_above_floor_on_scierc_dev(monkeypatch: pytest.Monk
     host = spacy.blank("en")
     host.vocab.vectors = nlp.vocab.vectors
     host.add_pipe("ner", source=nlp)
-    from paperkg.extract.paper_eval import read_paper_gold
-    from paperkg.extract.train import paper_gold_docs
+    from paperkg.extract.learn.examples import paper_gold_docs
+    from paperkg.extract.read.gold import read_paper_gold
 
     product_dev = paper_gold_docs(read_paper_gold(SHARED_DATA / "gold" / "paperkg_dev.jsonl"))
     for pipeline in (nlp, host):

@@ -18,7 +18,6 @@ import pytest
 import paperkg
 from paperkg.graph.export import XML_ILLEGAL, write_graphml
 from paperkg.graph.export_set import MANIFEST, read_manifest, verify
-from paperkg.graph.neo4j_admin import write_neo4j_admin
 
 HOSTILE = "N\x00U\x01L\x08 \x0b\x0c\x1b\x7f \ufffe\uffff lone \udc80 cr\r\nlf\ttab \U0001F600 & <tag> \"q\""
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from paperkg.extract.normalize import GENERIC_HEADS
+from paperkg.extract.nlp.normalize import GENERIC_HEADS
 
 # The issue names these as the papers' own new methods.
 NEW_METHODS = ["HarmonyDream", "EE-LLM", "TDPO", "LESR", "FedBAT", "RVI-SAC", "SBMI", "AbX", "OpenMoE"]

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.extract.filtering import balanced, reject_reason, trim_candidate
-from paperkg.extract.markup import mask_markup
+from paperkg.extract.nlp.filtering import balanced, reject_reason, trim_candidate
+from paperkg.extract.nlp.markup import mask_markup
 
 
 @pytest.mark.parametrize(
@@ -87,8 +87,8 @@ def test_known_types_follow_the_train_gold(shared_data: Path) -> None:
     guideline says, not the Task of a task list."""
     from collections import Counter, defaultdict
 
-    from paperkg.extract.canonical import known_tables
-    from paperkg.extract.normalize import normalize_key
+    from paperkg.extract.nlp.normalize import normalize_key
+    from paperkg.extract.resolve.canonical import known_tables
 
     types = known_tables().types
     seen: dict[str, Counter] = defaultdict(Counter)

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from paperkg.errors import InputError
-from paperkg.extract.readers import iter_input_files, read_papers
+from paperkg.extract.read.readers import iter_input_files, read_papers
 from paperkg.graph.build import build_graph
 from paperkg.types import Extraction
 
@@ -185,7 +185,7 @@ class TestFolders:
     def test_a_fifo_given_directly_is_an_error_not_a_hang(self, tmp_path):
         fifo = tmp_path / "pipe.jsonl"
         os.mkfifo(fifo)
-        code = f"from paperkg.extract.readers import read_papers; read_papers([{str(fifo)!r}])"
+        code = f"from paperkg.extract.read.readers import read_papers; read_papers([{str(fifo)!r}])"
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
         assert "not a regular file (a FIFO)" in done.stderr
         with pytest.raises(InputError, match="broken symbolic link"):

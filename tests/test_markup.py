@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from paperkg.extract.markup import clean_name, mask_markup
+from paperkg.extract.nlp.markup import clean_name, mask_markup
 
 
 @pytest.mark.parametrize(
@@ -38,14 +38,14 @@ def test_mask_keeps_length_and_plain_characters(text: str) -> None:
 
 
 def _find(corpus: Path, needle: str):
-    from paperkg.extract.readers import read_papers
+    from paperkg.extract.read.readers import read_papers
 
     papers = read_papers(sorted(corpus.glob("*.jsonl"))).papers
     return [p for p in papers if needle in p.abstract]
 
 
 def test_real_abstracts_give_clean_names_and_raw_offsets(shared_data: Path) -> None:
-    from paperkg.extract.run import extract_papers
+    from paperkg.extract.run.corpus import extract_papers
 
     corpus = shared_data / "corpus"
     papers = _find(corpus, "**M**etamorphic **Agg**regation") + _find(corpus, r"introduces $\infty$-Diff")

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from paperkg.cli import cli
 from paperkg.errors import GraphError
-from paperkg.graph.neo4j_admin import script_array_delimiter, write_neo4j_admin
+from paperkg.queries.neo4j_admin import script_array_delimiter, write_neo4j_admin
 
 ROLE_TYPES = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
 
@@ -192,7 +192,7 @@ def test_import_picks_a_delimiter_no_alias_holds(seeds_kg, tmp_path):
     from neo4j_fixtures import TEST_PASSWORD
 
     from paperkg.graph.export import write_node_link
-    from paperkg.graph.neo4j_admin import pick_array_delimiter
+    from paperkg.queries.neo4j_admin import pick_array_delimiter
     from paperkg.queries.runner import Neo4jSettings, connect
     from paperkg.queries.server import free_port, start_local, stop_local
 

@@ -18,10 +18,11 @@ from pathlib import Path
 import pytest
 from neo4j import GraphDatabase
 from neo4j.exceptions import AuthError
-
 from neo4j_fixtures import Neo4jSettings, in_ci, wipe_database
+
 from paperkg.errors import Neo4jServerError, PaperKGError
 from paperkg.queries import server as srv
+from paperkg.queries.server.process import pid_path
 
 PW1 = "first-password-1"
 PW2 = "second-password-2"
@@ -60,12 +61,12 @@ def test_bad_arguments_fail_early_naming_the_value(tmp_path: Path,
         port = busy.getsockname()[1]
         with pytest.raises(Neo4jServerError, match=f"port {port} .*already in use"):
             srv.start_local(port=port, data_dir=data, password=PW1)
-    assert not srv._pid_file(data).exists()
+    assert not pid_path(data).exists()
 
 
 def test_jvm_memory_follows_the_available_memory_and_is_overridable(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    from paperkg.queries import launcher
+    from paperkg.queries.server import launcher
 
     for name in ("PAPERKG_NEO4J_JAVA_OPTS", "PAPERKG_NEO4J_HEAP", "PAPERKG_NEO4J_PAGE_CACHE"):
         monkeypatch.delenv(name, raising=False)
@@ -92,7 +93,7 @@ def test_stop_and_status_without_a_server_and_with_a_stale_pid_file(tmp_path: Pa
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
-    pid_file = srv._pid_file(data)
+    pid_file = pid_path(data)
     pid_file.write_text(f"{gone.pid}\n")
     status = srv.status_local(data_dir=data)
     assert not status.running and status.stale and status.pid == gone.pid

@@ -5,12 +5,19 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paperkg.extract.abbreviations import find_abbreviations
-from paperkg.extract.canonical import acronym_map
-from paperkg.extract.markup import mask_markup
-from paperkg.extract.normalize import (GENERIC_TAILS, americanize, generic_head, is_generic, normalize_key, trim_span,
-                                       variant_key)
-from paperkg.extract.rules import proposal_spans, role_for, type_from_head
+from paperkg.extract.nlp.abbreviations import find_abbreviations
+from paperkg.extract.nlp.markup import mask_markup
+from paperkg.extract.nlp.normalize import (
+    GENERIC_TAILS,
+    americanize,
+    generic_head,
+    is_generic,
+    normalize_key,
+    trim_span,
+    variant_key,
+)
+from paperkg.extract.nlp.rules import proposal_spans, role_for, type_from_head
+from paperkg.extract.resolve.canonical import acronym_map
 
 names = st.text(alphabet=string.ascii_letters + string.digits + " -_/'.", min_size=1, max_size=40)
 

@@ -19,7 +19,8 @@ def test_wheel_has_only_the_paperkg_package(tmp_path):
     top_level = {name.split("/")[0] for name in names}
     assert top_level == {"paperkg", wheel.name.split("-")[0] + "-" + wheel.name.split("-")[1] + ".dist-info"}
     for needed in [
-        "paperkg/extract/pipeline.py",
+        "paperkg/extract/nlp/pipeline.py",
+        "paperkg/extract/learn/ner.cfg",
         "paperkg/extract/data/curated.tsv",
         "paperkg/extract/data/pwc.tsv",
         "paperkg/graph/linking.py",

@@ -11,15 +11,9 @@ from click.testing import CliRunner
 
 from paperkg.cli import cli
 from paperkg.errors import EvaluationError
-from paperkg.extract.normalize import normalize_key
-from paperkg.extract.paper_eval import (
-    GoldPaper,
-    GoldPaperEntity,
-    format_paper_report,
-    is_paper_level,
-    read_paper_gold,
-    score_papers,
-)
+from paperkg.extract.evaluate.papers import format_paper_report, score_papers
+from paperkg.extract.nlp.normalize import normalize_key
+from paperkg.extract.read.gold import GoldPaper, GoldPaperEntity, is_paper_level, read_paper_gold
 from paperkg.types import Extraction, Mention, Paper, PaperEntity
 
 TEXT = "We propose FooNet, built on Soft Actor-Critic (SAC), for robot manipulation on MuJoCo."

@@ -14,8 +14,8 @@ import paperkg
 from paperkg.cli import cli
 from paperkg.errors import QueryError
 from paperkg.graph import analytics
-from paperkg.graph.named_queries import NAMED_QUERIES
 from paperkg.queries.loader import load_graph
+from paperkg.queries.offline import NAMED_QUERIES
 from paperkg.queries.runner import Neo4jSettings, library, parse_query, run_query
 from paperkg.types import ENTITY_TYPES, ROLES
 

@@ -4,7 +4,7 @@ lines the paragraph splitter touches, not the clock."""
 
 from __future__ import annotations
 
-from paperkg.extract.readers import _paragraphs
+from paperkg.extract.read.readers import _paragraphs
 
 
 class CountingLines(list):

@@ -3,7 +3,7 @@ import json
 import pytest
 
 from paperkg.errors import InputError
-from paperkg.extract.readers import paper_id_for, parse_header, read_papers
+from paperkg.extract.read.readers import paper_id_for, parse_header, read_papers
 
 
 def write(tmp_path, name, content, mode="w"):
@@ -122,7 +122,7 @@ def test_the_unlabeled_abstracts_warn_a_few_per_kind_then_count(shared_data, tmp
     import re
     import shutil
 
-    from paperkg.extract.readers import SHOWN_PER_KIND
+    from paperkg.extract.read.readers import SHOWN_PER_KIND
 
     source = tmp_path / "unlabeled.jsonl"
     with gzip.open(shared_data / "unlabeled" / "abstracts.jsonl.gz", "rb") as packed, open(source, "wb") as plain:

@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 import paperkg
 from paperkg.cli import cli
-from paperkg.extract.readers import read_papers
-from paperkg.extract.run import extract_corpus
+from paperkg.extract.read.readers import read_papers
+from paperkg.extract.run.corpus import extract_corpus
 from paperkg.queries.runner import Neo4jSettings, run_query
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "abstracts.txt"

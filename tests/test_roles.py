@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paperkg.extract.roles import (
+from paperkg.extract.learn.roles import fit, gold_examples
+from paperkg.extract.resolve.roles import (
     FEATURES,
     PaperContext,
     RoleModel,
     entity_features,
-    fit,
-    gold_examples,
     load_role_model,
     split_sentences,
     title_head,
@@ -66,7 +65,7 @@ def test_shipped_model_on_real_abstracts(shared_data: Path) -> None:
     """On the dev abstracts' gold entities (never trained on), the shipped role model keeps
     proposed precision >= 0.7 and accuracy >= 0.8, and so does a refit on paperkg_train (the
     gold grows between rounds: the refit is held to the same bar, not to the shipped weights)."""
-    from paperkg.extract.paper_eval import read_paper_gold
+    from paperkg.extract.read.gold import read_paper_gold
 
     model = load_role_model()
     assert model is not None, "the role model ships with the NER (extract/model/ner/roles.json)"
@@ -79,8 +78,8 @@ def test_shipped_model_on_real_abstracts(shared_data: Path) -> None:
 
 
 def test_title_names_the_proposed_method_on_a_real_abstract(shared_data: Path) -> None:
-    from paperkg.extract.readers import read_papers
-    from paperkg.extract.run import extract_papers
+    from paperkg.extract.read.readers import read_papers
+    from paperkg.extract.run.corpus import extract_papers
 
     papers = [p for p in read_papers([shared_data / "corpus" / "iclr2024.jsonl"]).papers
               if p.title and p.title.startswith("DeepSPF:")]

@@ -6,18 +6,18 @@ from __future__ import annotations
 import pickle
 
 import pytest
+from scale_inputs import corpus_and_unlabeled
 
 import paperkg
-from paperkg.extract.canonical import resolve
 from paperkg.extract.output import extraction_record
-from paperkg.extract.readers import read_papers
-from paperkg.extract.roles import assign_roles
-from paperkg.extract.run import paper_keys
-from paperkg.extract.store import BATCH, ExtractionStore, StoredDocs, extractor_version
+from paperkg.extract.read.readers import read_papers
+from paperkg.extract.resolve.canonical import resolve
+from paperkg.extract.resolve.roles import assign_roles
+from paperkg.extract.run.corpus import paper_keys
+from paperkg.extract.run.store import BATCH, ExtractionStore, StoredDocs, extractor_version
 from paperkg.graph.build import build_graph
 from paperkg.graph.export import iter_node_link
 from paperkg.spill import Spill
-from scale_inputs import corpus_and_unlabeled
 
 
 def test_spill_keeps_order_across_partial_batches_and_indexes_like_a_list():

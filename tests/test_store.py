@@ -8,12 +8,12 @@ import subprocess
 import sys
 
 import pytest
+from scale_inputs import corpus_and_unlabeled, output_files
 
 import paperkg
 from paperkg.errors import StoreError
-from paperkg.extract import store as store_module
-from paperkg.extract.store import STORE_NAME, ExtractionStore, extractor_version
-from scale_inputs import corpus_and_unlabeled, output_files
+from paperkg.extract.run import store as store_module
+from paperkg.extract.run.store import STORE_NAME, ExtractionStore, extractor_version
 
 pytestmark = pytest.mark.shared_data
 
@@ -68,12 +68,12 @@ def test_the_extractor_version_follows_code_and_data(tmp_path, monkeypatch):
         return extractor_version(False)
 
     base = version()
-    (copy / "rules.py").write_text((copy / "rules.py").read_text() + "\n# changed\n")
+    (copy / "nlp" / "rules.py").write_text((copy / "nlp" / "rules.py").read_text() + "\n# changed\n")
     after_code = version()
     data = sorted((copy / "data").iterdir())[0]
     data.write_bytes(data.read_bytes() + b"\n")
     after_data = version()
-    (copy / "evaluate.py").write_text("# not per-document code\n")
+    (copy / "evaluate" / "spans.py").write_text("# not per-document code\n")
     assert len({base, after_code, after_data}) == 3 and version() == after_data
     store_module._extractor_version.cache_clear()
 
@@ -101,7 +101,7 @@ def test_build_reports_the_incremental_cost_and_keeps_the_store_in_out(tmp_path)
 
 
 def test_an_interrupted_extraction_keeps_its_committed_batches(shared_data, tmp_path, monkeypatch):
-    from paperkg.extract import run
+    from paperkg.extract.run import corpus as run
 
     inputs = corpus_and_unlabeled(shared_data, tmp_path, corpus=0, unlabeled=store_module.BATCH + 100)
     real_stream = run._local_stream
@@ -124,8 +124,8 @@ def test_an_interrupted_extraction_keeps_its_committed_batches(shared_data, tmp_
 def test_a_reused_paper_warns_as_when_it_was_extracted(tmp_path, monkeypatch, caplog):
     import logging
 
-    from paperkg.extract import budget
-    from paperkg.extract.run import extract_papers
+    from paperkg.extract.nlp import budget
+    from paperkg.extract.run.corpus import extract_papers
     from paperkg.types import Paper
 
     monkeypatch.setattr(budget, "STEPS_PER_CHAR", 0)

@@ -1,4 +1,4 @@
-"""Smoke test of paperkg.extract.train: a few training steps on tiny hand-written gold files."""
+"""Smoke test of paperkg.extract.learn.train: a few training steps on tiny hand-written gold files."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from paperkg.errors import EvaluationError, InputError
 
 spacy = pytest.importorskip("spacy")
 
-from paperkg.extract.train import TrainReport, make_example, train_model  # noqa: E402
+from paperkg.extract.learn.examples import make_example  # noqa: E402
+from paperkg.extract.learn.train import TrainReport, train_model  # noqa: E402
 
 FULL = [  # SciERC-like: every label, plus OTHER and one nested pair
     ("We propose a graph neural network for node classification on Cora and report accuracy.",
@@ -92,7 +93,7 @@ def test_train_model_smoke(gold_dir: Path, tmp_path: Path, mode: str) -> None:
 
 
 def test_nested_spans_keep_the_longer_one() -> None:
-    from paperkg.extract.evaluate import GoldDoc, GoldEntity
+    from paperkg.extract.read.gold import GoldDoc, GoldEntity
 
     text, spans = FULL[0]
     ents = []

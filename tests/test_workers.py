@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from paperkg.extract import run
-from paperkg.extract.readers import read_papers
+from paperkg.extract.read.readers import read_papers
+from paperkg.extract.run import corpus as run
 
 
 @pytest.fixture(scope="module")
@@ -31,8 +31,8 @@ def test_workers_equal_one_process_in_input_order(papers, use_model):
 
 
 def test_token_offsets_match_spacy_sentences_and_spans(papers):
-    from paperkg.extract.markup import mask_markup
-    from paperkg.extract.pipeline import _token_offsets, build_pipeline
+    from paperkg.extract.nlp.markup import mask_markup
+    from paperkg.extract.nlp.pipeline import _token_offsets, build_pipeline
 
     nlp = build_pipeline(False)
     for doc in nlp.pipe(mask_markup(p.abstract) for p in papers[:60]):

@@ -19,9 +19,9 @@ from typing import Iterable, Iterator, Sequence
 import networkx as nx
 
 from paperkg.extract.output import graph_records, write_mentions_jsonl, write_records
-from paperkg.extract.readers import DEFAULT_MAX_CHARS, read_papers
-from paperkg.extract.resolution import write_resolution
-from paperkg.extract.run import ExtractStats, extract_papers, extracted
+from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, read_papers
+from paperkg.extract.resolve.report import write_resolution
+from paperkg.extract.run.corpus import ExtractStats, extract_papers, extracted
 from paperkg.graph import analytics
 from paperkg.graph.build import build_graph, paper_nodes
 from paperkg.graph.export import read_node_link, write_graphml, write_node_link
@@ -115,7 +115,7 @@ class KnowledgeGraph:
         Same parameters and the same rows as ``paperkg query NAME`` against Neo4j; raises
         QueryError for an unknown name (listing the queries) or a missing/extra parameter.
         """
-        from paperkg.graph.named_queries import run_named_query
+        from paperkg.queries.offline import run_named_query
 
         return run_named_query(self.graph, name, params)
 
@@ -182,7 +182,7 @@ class KnowledgeGraph:
     def to_neo4j_admin(self, out_dir: PathLike, *, array_delimiter: str | None = None) -> dict[str, Path]:
         """Node and relationship CSVs (and import.sh) for ``neo4j-admin database import full``;
         ``array_delimiter`` defaults to one that no array value holds."""
-        from paperkg.graph.neo4j_admin import write_neo4j_admin
+        from paperkg.queries.neo4j_admin import write_neo4j_admin
 
         return write_neo4j_admin(self.graph, out_dir, array_delimiter=array_delimiter)
 
@@ -257,12 +257,12 @@ def build(
     """Read, extract and link: the whole pipeline, returning a :class:`KnowledgeGraph`.
 
     ``n_process`` extraction processes (0: one per usable core, at most 4, from 500 papers to
-    extract on; see :func:`paperkg.extract.run.worker_count`); more than one needs the caller's
-    ``if __name__ == "__main__":`` guard, as workers are spawned. ``store`` is the extraction store (an SQLite file, see :mod:`paperkg.extract.store`): papers
+    extract on; see :func:`paperkg.extract.run.corpus.worker_count`); more than one needs the caller's
+    ``if __name__ == "__main__":`` guard, as workers are spawned. ``store`` is the extraction store (an SQLite file, see :mod:`paperkg.extract.run.store`): papers
     whose text and extractor version it already holds are not extracted again; resolution and
     linking always run over every paper. Without it, a throwaway in-memory store is used.
     ``engine="dask"`` runs extraction on the Dask cluster at ``scheduler`` (a local cluster of
-    ``n_process`` workers when ``None``); see :mod:`paperkg.extract.dask_engine`.
+    ``n_process`` workers when ``None``); see :mod:`paperkg.extract.run.dask_engine`.
     ``kg.resolution`` is the entity-resolution report (``resolution.jsonl``); ``kg.build_stats``
     says how many papers were extracted and reused, and what each stage cost.
     """
@@ -282,13 +282,14 @@ def evaluate(gold_path: PathLike, *, use_model: bool = True, n_process: int = 1)
     """Score the whole extractor on a gold JSONL file, in either format of ``../shared/data/gold``.
 
     Paper-level gold (records with ``abstract`` and entities with ``name``/``mentions``, as
-    ``paperkg_dev.jsonl``) gives a :class:`~paperkg.extract.paper_eval.PaperEvaluationReport`
+    ``paperkg_dev.jsonl``) gives a :class:`~paperkg.extract.evaluate.papers.PaperEvaluationReport`
     (core recall, precision, proposed P/R/F1, type accuracy, link precision, mention-level
     P/R/F1 per type); span gold (``text`` + ``entities`` with ``start``/``end``/``label``, as
-    SciERC) gives an :class:`~paperkg.extract.evaluate.EvaluationReport`.
+    SciERC) gives an :class:`~paperkg.extract.evaluate.spans.EvaluationReport`.
     """
-    from paperkg.extract.evaluate import evaluate_spans
-    from paperkg.extract.paper_eval import evaluate_papers, is_paper_level
+    from paperkg.extract.evaluate.papers import evaluate_papers
+    from paperkg.extract.evaluate.spans import evaluate_spans
+    from paperkg.extract.read.gold import is_paper_level
     from paperkg.types import Paper
 
     if is_paper_level(gold_path):

@@ -18,7 +18,7 @@ import click
 
 import paperkg
 from paperkg.errors import PaperKGError
-from paperkg.extract.readers import DEFAULT_MAX_CHARS, MAX_MAX_CHARS
+from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, MAX_MAX_CHARS
 from paperkg.paths import check_output_dir, check_output_file
 from paperkg.types import ENTITY_TYPES, ReadReport
 
@@ -31,7 +31,7 @@ class _WarningHandler(logging.Handler):
 def _setup_logging(quiet: bool, all_warnings: bool) -> None:
     logger = logging.getLogger("paperkg")
     logger.handlers[:] = [_WarningHandler()]
-    # Warnings past the first few of a kind per file are logged at INFO (extract/readers.py).
+    # Warnings past the first few of a kind per file are logged at INFO (extract/read/readers.py).
     logger.setLevel(logging.ERROR if quiet else logging.INFO if all_warnings else logging.WARNING)
     logger.propagate = False
     # The Neo4j driver logs retries and server notifications; errors reach the user as one
@@ -109,7 +109,7 @@ def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_
     mentions.jsonl and the HTML explorer pages. Incremental: papers whose text and extractor
     are unchanged since an earlier build into the same store are not extracted again.
     """
-    from paperkg.extract.store import STORE_NAME
+    from paperkg.extract.run.store import STORE_NAME
 
     if scheduler is not None and engine != "dask":
         raise click.UsageError("--scheduler needs --engine dask")
@@ -205,8 +205,8 @@ def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges
 def evaluate(gold_file, as_json, no_model, n_process):
     """Score extraction on GOLD_FILE: paper-level gold (paperkg_dev.jsonl: core recall, precision,
     proposed P/R/F1, type accuracy, links, mention P/R/F1) or span gold (SciERC: P/R/F1 per type)."""
-    from paperkg.extract.evaluate import format_report
-    from paperkg.extract.paper_eval import PaperEvaluationReport, format_paper_report
+    from paperkg.extract.evaluate.papers import PaperEvaluationReport, format_paper_report
+    from paperkg.extract.evaluate.spans import format_report
 
     report = paperkg.evaluate(gold_file, use_model=not no_model, n_process=n_process)
     if as_json:
@@ -224,7 +224,7 @@ def evaluate(gold_file, as_json, no_model, n_process):
 @progress_opt
 def train(gold_dir, output_dir, seed, progress):
     """Train the statistical NER on the gold train splits and install it in the package."""
-    from paperkg.extract.train import DEFAULT_MODEL_DIR, default_gold_dir, train_model
+    from paperkg.extract.learn.train import DEFAULT_MODEL_DIR, default_gold_dir, train_model
 
     report = train_model(gold_dir or default_gold_dir(), output_dir or DEFAULT_MODEL_DIR, seed=seed, progress=progress)
     click.echo(str(report))
@@ -292,7 +292,7 @@ def neo4j_import(source, data_dir, database, array_delimiter):
 
     Replaces the database; the server must be stopped. Then 'paperkg neo4j start'.
     """
-    from paperkg.queries.neo4j_import import import_graph
+    from paperkg.queries.server.bulk_import import import_graph
 
     report = import_graph(source, data_dir=data_dir, database=database, array_delimiter=array_delimiter,
                           progress=lambda line: click.echo(line, err=True))
@@ -348,7 +348,14 @@ def load_command(graph_file, batch_size, uri, user, password, database, progress
 @neo4j_connection_opts
 def query_command(name, params, fmt, list_queries, graph_file, uri, user, password, database):
     """Run the named query NAME (queries/NAME.cypher) against Neo4j, or over --graph FILE."""
-    from paperkg.queries.runner import Neo4jSettings, describe_library, format_rows, get_query, parse_param_pairs, run_query
+    from paperkg.queries.runner import (
+        Neo4jSettings,
+        describe_library,
+        format_rows,
+        get_query,
+        parse_param_pairs,
+        run_query,
+    )
 
     if list_queries:
         click.echo(describe_library())

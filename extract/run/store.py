@@ -1,0 +1,191 @@
+"""The extraction store: per-document NLP results on disk, in SQLite, re-used across builds.
+
+A row holds what the spaCy stage produced for one paper (:class:`DocMentions`, as JSON) under
+the key ``(paper id, sha256 of the abstract, extractor version)``. The extractor version hashes
+everything that decides that output: the trained model's files, the gazetteer data, the source
+of every per-document extraction module, spaCy's version and whether the model is used. So a
+paper whose text and extractor are unchanged is never extracted twice, and any change that
+could alter its mentions gives a new version (rows of other versions stay, unused, until the
+file is deleted). Corpus-level resolution and linking are not stored: they re-run over the
+whole store on every build.
+
+>>> from paperkg.extract.nlp.records import DocMentions
+>>> store = ExtractionStore(":memory:")
+>>> doc = DocMentions(mentions=((0, 3, "Method", "used", "gazetteer", 0, 10, False),), abbreviations=())
+>>> key = ("p1", text_hash("SAC works."))
+>>> store.put("v1", [(key, doc, ())])
+>>> store.existing([key, ("p2", "x")], "v1") == {key}, store.get([key], "v1") == [doc]
+(True, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable, Iterator, Sequence
+
+from paperkg.errors import StoreError
+from paperkg.extract.nlp.records import DocMentions
+
+#: The store's file name inside a build's ``--out`` folder (hidden: it is not an export).
+STORE_NAME = ".paperkg-store.sqlite"
+SCHEMA_VERSION = 2
+#: Rows per SQLite transaction and per read query: bounded memory, few commits.
+BATCH = 500
+
+_EXTRACT_DIR = Path(__file__).parent.parent
+#: The per-document NLP is the ``nlp`` room (:mod:`paperkg.extract.nlp`): the source of every
+#: module there (a new one included) is part of the extractor version; reading, resolution,
+#: storing, evaluation and training run before or after it and are not.
+_PER_DOCUMENT_ROOM = "nlp"
+
+Key = tuple[str, str]
+
+
+def text_hash(abstract: str) -> str:
+    """The sha256 of an abstract, as the store keys it."""
+    return hashlib.sha256(abstract.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def extractor_version(use_model: bool) -> str:
+    """A short hash of everything that decides the per-document output (see the module doc)."""
+    from paperkg.extract.nlp.pipeline import MODEL_DIR
+
+    return _extractor_version(use_model, str(MODEL_DIR))
+
+
+@lru_cache(maxsize=4)
+def _extractor_version(use_model: bool, model_dir: str) -> str:
+    import spacy
+
+    digest = hashlib.sha256(f"paperkg-extractor/{SCHEMA_VERSION}/spacy {spacy.__version__}/model {use_model}".encode())
+    files = sorted((_EXTRACT_DIR / _PER_DOCUMENT_ROOM).glob("*.py"))
+    files += sorted(p for p in (_EXTRACT_DIR / "data").rglob("*") if p.is_file())
+    model = Path(model_dir)
+    if use_model and model.is_dir():
+        files += sorted(p for p in model.rglob("*") if p.is_file())
+    for path in files:
+        digest.update(str(path.relative_to(model if path.is_relative_to(model) else _EXTRACT_DIR)).encode())
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:16]
+
+
+def _encode(doc: DocMentions) -> tuple[str, str]:
+    return json.dumps(doc.mentions, separators=(",", ":")), json.dumps(doc.abbreviations, separators=(",", ":"))
+
+
+def _decode(mentions: str, abbreviations: str) -> DocMentions:
+    # JSON gives each "Method", "used", "model" its own string; a mention keeps its role and
+    # origin, so one shared copy of each saves ~100 bytes per mention of a corpus.
+    return DocMentions(
+        mentions=tuple(tuple(sys.intern(v) if isinstance(v, str) else v for v in row) for row in json.loads(mentions)),
+        abbreviations=tuple(tuple(row) for row in json.loads(abbreviations)),
+    )
+
+
+def _batches(items: Sequence, size: int = BATCH) -> Iterator[Sequence]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+class ExtractionStore:
+    """An SQLite file of per-document extraction results (``":memory:"`` for a throwaway one).
+
+    Writes go in transactions of at most :data:`BATCH` rows; a killed build keeps every batch it
+    committed, so the next build extracts only the rest.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = path if path == ":memory:" else Path(path)
+        try:
+            if self.path != ":memory:":
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.path), timeout=60)
+            self._db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS docs (paper_id TEXT NOT NULL, text_hash TEXT NOT NULL, version TEXT NOT NULL,"
+                " mentions TEXT NOT NULL, abbreviations TEXT NOT NULL, notes TEXT NOT NULL,"
+                " PRIMARY KEY (version, paper_id, text_hash))"
+            )
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            self._db.commit()
+            (schema,) = self._db.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"{path}: not a usable paperkg extraction store ({exc}); delete it to start afresh") from exc
+        if schema != str(SCHEMA_VERSION):
+            raise StoreError(f"{path}: extraction store schema {schema}; this paperkg uses {SCHEMA_VERSION} (delete the file)")
+
+    def existing(self, keys: Sequence[Key], version: str) -> set[Key]:
+        """The keys among ``keys`` that hold a result of ``version``."""
+        found: set[Key] = set()
+        for batch in _batches(keys):
+            wanted = set(batch)
+            ids = sorted({paper_id for paper_id, _ in batch})
+            rows = self._db.execute(
+                f"SELECT paper_id, text_hash FROM docs WHERE version = ? AND paper_id IN ({','.join('?' * len(ids))})",
+                (version, *ids),
+            )
+            found.update(key for key in rows if key in wanted)
+        return found
+
+    def put(self, version: str, results: Iterable[tuple[Key, DocMentions, Sequence[str]]]) -> None:
+        """Store results and their notes, one transaction per :data:`BATCH` rows."""
+        rows = [(paper_id, digest, version, *_encode(doc), json.dumps(list(notes), ensure_ascii=False))
+                for (paper_id, digest), doc, notes in results]
+        try:
+            for batch in _batches(rows):
+                with self._db:
+                    self._db.executemany("INSERT OR REPLACE INTO docs VALUES (?, ?, ?, ?, ?, ?)", batch)
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot write the extraction store ({exc})") from exc
+
+    def get(self, keys: Sequence[Key], version: str) -> list[DocMentions]:
+        """The stored results for ``keys``, in that order (every key must be present)."""
+        return list(self.iter(keys, version))
+
+    def iter(self, keys: Sequence[Key], version: str) -> Iterator[DocMentions]:
+        """Like :meth:`get`, reading :data:`BATCH` rows at a time."""
+        for batch in _batches(keys):
+            ids = sorted({paper_id for paper_id, _ in batch})
+            rows = self._db.execute(
+                "SELECT paper_id, text_hash, mentions, abbreviations FROM docs"
+                f" WHERE version = ? AND paper_id IN ({','.join('?' * len(ids))})",
+                (version, *ids),
+            )
+            by_key = {(paper_id, digest): (mentions, abbrs) for paper_id, digest, mentions, abbrs in rows}
+            for key in batch:
+                if key not in by_key:
+                    raise StoreError(f"{self.path}: no stored extraction for paper {key[0]!r} (version {version})")
+                yield _decode(*by_key[key])
+
+    def notes(self, keys: Sequence[Key], version: str) -> list[tuple[int, list[str]]]:
+        """``(position in keys, notes)`` for the keys whose extraction left notes."""
+        where = {key: index for index, key in enumerate(keys)}
+        rows = self._db.execute("SELECT paper_id, text_hash, notes FROM docs WHERE version = ? AND notes != '[]'", (version,))
+        return sorted((where[(paper_id, digest)], json.loads(notes)) for paper_id, digest, notes in rows if (paper_id, digest) in where)
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class StoredDocs(Sequence):
+    """The stored results of ``keys`` as a read-only sequence that streams from the store,
+    so corpus-level resolution never holds every document's rows at once."""
+
+    def __init__(self, store: ExtractionStore, keys: Sequence[Key], version: str) -> None:
+        self.store, self.keys, self.version = store, keys, version
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return self.store.get(self.keys[index], self.version)
+        return self.store.get([self.keys[index]], self.version)[0]
+
+    def __iter__(self) -> Iterator[DocMentions]:
+        return self.store.iter(self.keys, self.version)
