@@ -1,4 +1,4 @@
-"""The CLI: thin commands, help on every command, README entries, one-line errors."""
+"""The CLI: thin commands, help on every command, entries in docs/cli.md, one-line errors."""
 
 import json
 import re
@@ -44,29 +44,29 @@ def test_the_walk_reaches_subcommands_and_every_option():
 
 
 @pytest.mark.parametrize("path", [p for p, _ in all_commands()], ids=" ".join)
-def test_every_command_has_help_and_a_readme_entry(path):
+def test_every_command_has_help_and_a_reference_entry(path):
     command = dict(all_commands())[path]
     assert (command.help or "").strip(), f"paperkg {' '.join(path)} has no help text"
     result = run(*path, "--help")
     assert result.returncode == 0 and "Usage:" in result.stdout
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert re.search(rf"paperkg {re.escape(' '.join(path))}\b", readme), f"README does not document 'paperkg {' '.join(path)}'"
-    # and every option of it: described in --help, named in the README (either form of a flag pair)
+    reference = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert re.search(rf"paperkg {re.escape(' '.join(path))}\b", reference), f"docs/cli.md does not document 'paperkg {' '.join(path)}'"
+    # and every option of it: described in --help, named in the reference (either form of a flag pair)
     for option in options_of(command):
         names = long_names(option)
         assert (option.help or "").strip(), f"paperkg {' '.join(path)} {names[0]} has no help text"
         assert all(name in result.stdout for name in names), f"{names} missing from paperkg {' '.join(path)} --help"
-        assert any(re.search(re.escape(name) + r"(?![\w-])", readme) for name in names), (
-            f"README does not mention paperkg {' '.join(path)} {'/'.join(names)}")
+        assert any(re.search(re.escape(name) + r"(?![\w-])", reference) for name in names), (
+            f"docs/cli.md does not mention paperkg {' '.join(path)} {'/'.join(names)}")
 
 
-def test_the_global_options_have_help_and_a_readme_entry():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_global_options_have_help_and_a_reference_entry():
+    reference = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     result = run("--help")
     for option in options_of(cli):
         names = long_names(option)
         assert (option.help or "").strip() and all(name in result.stdout for name in names)
-        assert any(re.search(re.escape(name) + r"(?![\w-])", readme) for name in names), names
+        assert any(re.search(re.escape(name) + r"(?![\w-])", reference) for name in names), names
 
 
 def test_extract_writes_the_contract(tmp_path):
