@@ -10,7 +10,8 @@ Two steps, so that a build streams and re-uses work:
    client widens each span over the raw abstract's markup before it stores the row.
 2. :func:`stream_stored` runs corpus-level resolution over every paper's stored results
    (:class:`~paperkg.extract.resolve.canonical.Resolved`: extractions and the resolution report), then
-   the learned roles, making the records one batch at a time as they are consumed.
+   the learned roles and the results (:mod:`paperkg.extract.results`), making the records one
+   batch at a time as they are consumed.
 
 :func:`extracted` runs both over one store; the build and :func:`extract_corpus` use it.
 """
@@ -33,6 +34,7 @@ from paperkg.extract.nlp.markup import mask_markup
 from paperkg.extract.nlp.records import DocMentions, doc_record
 from paperkg.extract.resolve.canonical import Resolved, resolve_stream
 from paperkg.extract.resolve.roles import assign_roles
+from paperkg.extract.results.extract import with_results
 from paperkg.extract.run.store import BATCH, ExtractionStore, StoredDocs, extractor_version, text_hash
 from paperkg.extract.run.workers import one_blas_thread, pool_stream
 from paperkg.types import Extraction, Paper
@@ -153,7 +155,7 @@ def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model:
 
 def _with_roles(records: Iterator[Extraction]) -> Iterator[Extraction]:
     while batch := list(islice(records, BATCH)):
-        yield from assign_roles(batch)
+        yield from map(with_results, assign_roles(batch))
 
 
 def extract_papers(
