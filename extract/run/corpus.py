@@ -36,7 +36,7 @@ from paperkg.extract.resolve.canonical import Resolved, resolve_stream
 from paperkg.extract.resolve.roles import assign_roles
 from paperkg.extract.results.extract import with_results
 from paperkg.extract.run.store import BATCH, ExtractionStore, StoredDocs, extractor_version, text_hash
-from paperkg.extract.run.workers import one_blas_thread, pool_stream
+from paperkg.extract.run.workers import keep_freed_memory, one_blas_thread, pool_stream
 from paperkg.types import Extraction, Paper
 
 log = logging.getLogger("paperkg")
@@ -88,6 +88,7 @@ def _local_stream(papers, indices, *, use_model, n_process, batch_size) -> Itera
     from paperkg.extract.nlp.pipeline import build_pipeline
 
     nlp = build_pipeline(use_model)
+    keep_freed_memory()
     with one_blas_thread():
         for doc, index in nlp.pipe(items, as_tuples=True, batch_size=batch_size):
             yield index, *doc_record(doc)
