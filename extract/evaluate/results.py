@@ -11,10 +11,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from paperkg.extract.read.gold import GoldPaper, GoldResult
+
 from paperkg.types import RESULT_SLOTS, Extraction, Result
 
 

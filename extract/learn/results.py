@@ -16,17 +16,27 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy
+from paperkg.extract.evaluate.results import (
+    ResultsReport,
+    format_results_report,
+    score_results,
+)
+from paperkg.extract.read.gold import GoldPaper, read_paper_gold
+from paperkg.extract.results.extract import (
+    MODEL_FILE,
+    LinearScorer,
+    ResultModel,
+    candidates,
+    entity_spans,
+    with_results,
+)
 from scipy.optimize import minimize
 
 from paperkg.atomic import atomic_open
-from paperkg.extract.evaluate.results import ResultsReport, format_results_report, score_results
-from paperkg.extract.read.gold import GoldPaper, read_paper_gold
-from paperkg.extract.results.extract import (MODEL_FILE, LinearScorer, ResultModel, candidates, entity_spans,
-                                            with_results)
 from paperkg.types import Extraction
 
 L2 = 1.0

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable, Mapping, Sequence
 
-from paperkg.errors import ExtractionError
 from paperkg.extract.results.cues import Span, bind_slots, features, sentence_spans
 from paperkg.extract.results.grammar import Number, find_numbers
+
+from paperkg.errors import ExtractionError
 from paperkg.types import Extraction, PaperEntity, Result
 
 MODEL_FILE = "results_model.json"
@@ -44,7 +45,7 @@ class LinearScorer:
                 "weights": {k: round(v, 6) for k, v in sorted(self.weights.items()) if abs(v) >= 1e-6}}
 
     @classmethod
-    def from_dict(cls, raw: Mapping) -> "LinearScorer":
+    def from_dict(cls, raw: Mapping) -> LinearScorer:
         return cls(weights=dict(raw["weights"]), bias=float(raw["bias"]), threshold=float(raw["threshold"]))
 
 

@@ -29,7 +29,7 @@ _NUMBER = re.compile(
     rf"(?P<frac>\d+/\d+)(?:th)?(?![\d/])"
     rf"|(?P<a>{_NUM})(?P<ua>{_UNIT})?(?:(?P<sep>{_SEP})(?P<b>{_NUM})(?P<ub>{_UNIT}))?"
 )
-_POINTS = re.compile(r"\s*(?:[A-Za-z@\-0-9]+\s+){0,2}?(?:percentage\s+points?|points?|pp\b|p\.p\.)", re.I)
+_POINTS = re.compile(r"\s*(?:[A-Za-z@\-0-9]+\s+){0,2}?(?:percentage\s+points?|points?|pp\b|p\.p\.)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
