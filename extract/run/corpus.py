@@ -30,6 +30,7 @@ from tqdm import tqdm
 
 from paperkg.errors import ExtractionError
 from paperkg.extract.nlp.filtering import on_raw_text
+from paperkg.extract.nlp.guard import split_punctuation_runs
 from paperkg.extract.nlp.markup import mask_markup
 from paperkg.extract.nlp.records import DocMentions, doc_record
 from paperkg.extract.resolve.canonical import Resolved, resolve_stream
@@ -75,9 +76,10 @@ class ExtractStats:
 
 
 def nlp_items(papers: Sequence[Paper], indices: Iterable[int]) -> Iterator[tuple[str, int]]:
-    """``(text, index)`` pairs for ``nlp.pipe``: the abstract with markup blanked out (same
-    length), so every offset indexes ``paper.abstract`` exactly as read."""
-    return ((mask_markup(papers[index].abstract), index) for index in indices)
+    """``(text, index)`` pairs for ``nlp.pipe``: the abstract with markup blanked out and long
+    punctuation runs split (:mod:`~paperkg.extract.nlp.guard`), both keeping its length, so every
+    offset indexes ``paper.abstract`` exactly as read."""
+    return ((split_punctuation_runs(mask_markup(papers[index].abstract)), index) for index in indices)
 
 
 def _local_stream(papers, indices, *, use_model, n_process, batch_size) -> Iterator[tuple[int, DocMentions, tuple[str, ...]]]:
