@@ -6,7 +6,7 @@ Stages, each importing only itself and the ones before it::
 
 Rooms of ``extract`` (``extract/__init__.py``)::
 
-    read -> nlp -> resolve -> run -> evaluate -> learn
+    read -> nlp -> resolve -> results -> run -> evaluate -> learn
 
 ``extract/output.py`` (the mentions JSONL contract) imports no room, and outside ``extract`` only
 the API and the CLI may import ``evaluate`` or ``learn``. Imports inside functions count too.
@@ -26,8 +26,8 @@ FOLDERS = {"paperkg": ROOT / "src" / "paperkg", "paperkg.extract": ROOT / "extra
            "paperkg.graph": ROOT / "graph", "paperkg.queries": ROOT / "queries"}
 BASE = {"paperkg.types", "paperkg.errors", "paperkg.atomic", "paperkg.paths", "paperkg.spill"}
 STAGES = ("base", "extract", "graph", "queries", "top")
-ROOMS = ("read", "nlp", "resolve", "run", "evaluate", "learn")
-RUNTIME_ONLY = ("read", "nlp", "resolve")  # what graph and queries may use of extract
+ROOMS = ("read", "nlp", "resolve", "results", "run", "evaluate", "learn")
+RUNTIME_ONLY = ("read", "nlp", "resolve", "results")  # what graph and queries may use of extract
 MAX_LINES = 600
 
 

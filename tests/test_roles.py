@@ -89,3 +89,58 @@ def test_title_names_the_proposed_method_on_a_real_abstract(shared_data: Path) -
     assert roles.get("DeepSPF") == "proposed" or any(
         r == "proposed" and "DeepSPF" in {m.text for m in e.mentions} for e in extraction.entities for r in [e.role]
     ), roles
+
+
+def _features_per_mention(context: PaperContext, spans, *, name: str, type_: str, known: bool) -> list[float]:
+    """The features as computed before the per-sentence cues: every sentence cue re-run per
+    mention over the whole sentence (quadratic on a long sentence), kept here as the oracle."""
+    import re as _re
+    from bisect import bisect_right
+
+    from paperkg.extract.nlp.rules import PROPOSER, USE_CUE, proposal_spans
+    from paperkg.extract.resolve import roles
+
+    out = dict(zip(FEATURES, entity_features(context, spans, name=name, type_=type_, known=known)))
+    starts = [s for s, _ in context.sentences]
+    flags = dict.fromkeys(("use_cue_sentence", "background_sentence", "result_sentence", "proposer_sentence", "proposal_pattern"), 0.0)
+    for start, end in spans:
+        index = max(bisect_right(starts, start) - 1, 0)
+        s_start, s_end = context.sentences[index]
+        sentence = context.abstract[s_start:s_end]
+        flags["proposal_pattern"] = max(flags["proposal_pattern"], float((start - s_start, end - s_start) in proposal_spans(sentence)))
+        flags["use_cue_sentence"] = max(flags["use_cue_sentence"], float(bool(USE_CUE.search(sentence))))
+        flags["background_sentence"] = max(flags["background_sentence"], float(bool(roles._BACKGROUND.search(sentence))))
+        flags["result_sentence"] = max(flags["result_sentence"], float(bool(roles._RESULT.search(sentence))))
+        proposer = bool(PROPOSER.search(sentence) and roles._ALSO_PROPOSE.search(sentence))
+        flags["proposer_sentence"] = max(flags["proposer_sentence"], float(proposer))
+    assert _re  # the oracle reads the module's own patterns
+    return [flags.get(f, out[f]) for f in FEATURES]
+
+
+def test_sentence_cues_equal_the_per_mention_cues() -> None:
+    """Cues computed once per sentence give the features the per-mention computation gave."""
+    texts = [
+        ABSTRACT,
+        "We propose a paradigm called Implicit Neural Teaching (INT) that treats INT as used. Results on ImageNet.",
+        "Prior work uses SAC. However, SAC struggles. We introduce RVI-SAC, an extension of SAC. RVI-SAC outperforms SAC.",
+        ("foo (FN) " * 40).strip(),
+    ]
+    for text in texts:
+        context = PaperContext.of(text, "RVI-SAC: Average Reward")
+        for phrase in ("SAC", "INT", "RVI-SAC", "FN", "foo", "HarmonyDream", "ImageNet", "MuJoCo"):
+            spans, start = [], text.find(phrase)
+            while start >= 0:
+                spans.append((start, start + len(phrase)))
+                start = text.find(phrase, start + 1)
+            if spans:
+                got = entity_features(context, spans, name=phrase, type_="Method", known=False)
+                assert got == _features_per_mention(context, spans, name=phrase, type_="Method", known=False), (text, phrase)
+
+
+def test_batch_prediction_equals_one_at_a_time() -> None:
+    model = load_role_model()
+    if model is None:
+        return
+    context = PaperContext.of(ABSTRACT, None)
+    rows = [entity_features(context, [span(p)], name=p, type_="Method", known=False) for p in ("HarmonyDream", "MuJoCo", "Diffusion models")]
+    assert model.predict_many(rows) == [model.predict(row) for row in rows]

@@ -40,3 +40,12 @@ def test_token_offsets_match_spacy_sentences_and_spans(papers):
         assert sentences == [(s.start_char, s.end_char) for s in doc.sents]
         assert (starts, ends) == ([t.idx for t in doc], [t.idx + len(t) for t in doc])
     assert _token_offsets(nlp("")) == ([], [], [])
+
+
+def test_one_process_extraction_keeps_freed_memory_like_a_worker(papers, monkeypatch):
+    # The in-process path must set the workers' heap settings too (issue 23: 8% of its CPU was
+    # in the kernel without them); bench/bench_inprocess.py measures the effect.
+    calls = []
+    monkeypatch.setattr(run, "keep_freed_memory", lambda: calls.append(True))
+    rows = list(run._local_stream(papers[:3], range(3), use_model=False, n_process=1, batch_size=8))
+    assert len(rows) == 3 and calls == [True]

@@ -21,6 +21,7 @@ Paper level (the measure that matters for the graph):
   the share of predicted pairs (papers sharing a predicted entity key) that gold links too.
 
 Mention level: exact span and type (a gold mention's ``alt_type`` is accepted), P/R/F1 per type.
+Results, when the gold has them: :mod:`paperkg.extract.evaluate.results`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from paperkg.errors import EvaluationError
+from paperkg.extract.evaluate.results import ResultsReport, format_results_report, score_results
 from paperkg.extract.evaluate.spans import ErrorCount, TypeScore, error_lines
 from paperkg.extract.nlp.normalize import normalize_key
 from paperkg.extract.read.gold import GoldPaper, GoldPaperEntity, read_paper_gold
@@ -101,6 +103,8 @@ class PaperEvaluationReport:
     false_positives: tuple[tuple[str, tuple[ErrorCount, ...]], ...] = ()
     misses: tuple[tuple[str, tuple[ErrorCount, ...]], ...] = ()
     source: str = ""
+    #: Scores of the results (:mod:`~paperkg.extract.evaluate.results`); None when the gold has none.
+    results: ResultsReport | None = None
 
     @property
     def proposed_f1(self) -> float:
@@ -131,6 +135,7 @@ class PaperEvaluationReport:
             },
             "false_positives": groups(self.false_positives),
             "misses": groups(self.misses),
+            "results": self.results.to_dict() if self.results else None,
         }
 
 
@@ -245,6 +250,7 @@ def score_papers(
         false_positives=tuple((name, _top(fp_groups[name], top)) for name in ("spurious", "boundary") if fp_groups[name]),
         misses=tuple((name, _top(miss_groups[name], top)) for name in ("not found", "partly found") if miss_groups[name]),
         source=source,
+        results=score_results(gold, predictions) if any(g.results is not None for g in gold) else None,
     )
 
 
@@ -291,6 +297,8 @@ def format_paper_report(report: PaperEvaluationReport, *, max_errors: int = 10) 
         lines.append(
             f"  {label:<34} {s.n_gold:>5} {s.n_pred:>5} | {s.precision:>6.3f} {s.recall:>6.3f} {s.f1:>6.3f}"
         )
+    if r.results:
+        lines += ["", *format_results_report(r.results)]
     for title, groups in (("False positives", r.false_positives), ("Missed core entities", r.misses)):
         for name, errors in groups:
             lines += error_lines(f"{title}, {name} (most frequent first)", errors, max_errors)

@@ -175,12 +175,29 @@ class GoldPaperEntity:
 
 
 @dataclass(frozen=True)
+class GoldResult:
+    """One annotated result: the value's offsets and text, its kind, and the four slots as
+    names of entities of the same gold paper (or None)."""
+
+    start: int
+    end: int
+    text: str
+    kind: str
+    metric: str | None = None
+    dataset: str | None = None
+    method: str | None = None
+    task: str | None = None
+
+
+@dataclass(frozen=True)
 class GoldPaper:
-    """One gold paper: ``paper`` carries id, title and abstract; ``line`` is 1-based."""
+    """One gold paper: ``paper`` carries id, title and abstract; ``line`` is 1-based.
+    ``results`` is None when the record has no ``results`` field (not annotated for them)."""
 
     paper: Paper
     entities: tuple[GoldPaperEntity, ...]
     line: int = 0
+    results: tuple[GoldResult, ...] | None = None
 
 
 def is_paper_level(path: Path | str) -> bool:
@@ -232,6 +249,23 @@ def _parse_paper_entity(raw: Any, abstract: str, path: Path, line: int, index: i
     )
 
 
+def _parse_result(raw: Any, abstract: str, names: set[str], path: Path, line: int, index: int) -> GoldResult:
+    where = f"result #{index}"
+    value = raw.get("value") if isinstance(raw, dict) else None
+    if not isinstance(value, dict) or not all(k in value for k in ("start", "end", "text")):
+        raise fail(path, line, f"{where} needs a 'value' with 'start', 'end' and 'text'")
+    start, end = value["start"], value["end"]
+    if not (is_int(start) and is_int(end) and 0 <= start < end <= len(abstract)) or abstract[start:end] != value["text"]:
+        raise fail(path, line, f"{where}: value offsets [{start}, {end}) do not give {value['text']!r}")
+    if raw.get("kind") not in ("score", "gain"):
+        raise fail(path, line, f"{where}: kind {raw.get('kind')!r} is not 'score' or 'gain'")
+    slots = {slot: raw.get(slot) for slot in ("metric", "dataset", "method", "task")}
+    for slot, name in slots.items():
+        if name is not None and name not in names:
+            raise fail(path, line, f"{where}: {slot} {name!r} is not the name of an entity of the record")
+    return GoldResult(start, end, value["text"], raw["kind"], **slots)
+
+
 def read_paper_gold(path: Path | str) -> list[GoldPaper]:
     """Read and validate a paper-level gold JSONL file (every offset is checked).
 
@@ -251,7 +285,13 @@ def read_paper_gold(path: Path | str) -> list[GoldPaper]:
             _parse_paper_entity(ent, raw["abstract"], path, line_no, i) for i, ent in enumerate(raw["entities"])
         )
         paper = Paper(id=paper_id, abstract=raw["abstract"], title=raw.get("title") or None, venue=raw.get("venue"))
-        papers.append(GoldPaper(paper=paper, entities=entities, line=line_no))
+        results = None
+        if "results" in raw:
+            if not isinstance(raw["results"], list):
+                raise fail(path, line_no, "'results' must be a list")
+            names = {e.name for e in entities}
+            results = tuple(_parse_result(r, raw["abstract"], names, path, line_no, i) for i, r in enumerate(raw["results"]))
+        papers.append(GoldPaper(paper=paper, entities=entities, line=line_no, results=results))
     if not papers:
         raise EvaluationError(f"{path}: gold file holds no paper")
     return papers

@@ -19,7 +19,7 @@ from typing import Iterable, Mapping
 from paperkg.extract.nlp.abbreviations import is_short_form
 from paperkg.extract.nlp.normalize import normalize_key, variant_key
 
-_FUNCTION_WORDS = frozenset("of for and the with in on to a an from by via".split())
+FUNCTION_WORDS = frozenset("of for and the with in on to a an from by via".split())
 
 
 def expands(short: str, long: str) -> bool:
@@ -34,7 +34,7 @@ def expands(short: str, long: str) -> bool:
     if not is_short_form(short):
         return False
     letters = "".join(c for c in (short[:-1] if short.endswith("s") and len(short) > 2 else short).lower() if c.isalnum())
-    words = [w for w in re.split(r"[\s\-]+", long.lower()) if w and w not in _FUNCTION_WORDS]
+    words = [w for w in re.split(r"[\s\-]+", long.lower()) if w and w not in FUNCTION_WORDS]
     if not letters or len(words) < 2 or len(words) > len(letters):
         return False
 

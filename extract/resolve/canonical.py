@@ -28,7 +28,7 @@ from paperkg.extract.nlp.markup import clean_name
 from paperkg.extract.nlp.normalize import generic_head, normalize_key, strip_parentheticals, variant_key
 from paperkg.extract.nlp.records import DocMentions
 from paperkg.extract.nlp.rules import is_name_like
-from paperkg.extract.resolve.acronyms import AcronymTable, acronym_table, expands
+from paperkg.extract.resolve.acronyms import FUNCTION_WORDS, AcronymTable, acronym_table, expands
 from paperkg.types import ENTITY_TYPES, ROLES, Extraction, Mention, Paper, PaperEntity
 
 #: How much one mention's type counts in the vote, by where the mention came from.
@@ -36,7 +36,10 @@ TYPE_WEIGHT = {"gazetteer": 4, "abbreviation": 2, "proposal": 2, "model": 1}
 #: Which source wins when two candidates cover the same span.
 ORIGIN_RANK = {"model": 0, "abbreviation": 1, "proposal": 1, "gazetteer": 2}
 MAX_ALIASES = 20
+#: Distinct long forms of one initial that a short form of the same abstract is tried against.
+MAX_SPELLED_OUT = 64
 _SPACES = re.compile(r"\s+")
+_WORD_BREAK = re.compile(r"[\s\-]+")
 
 
 @dataclass(frozen=True)
@@ -253,12 +256,13 @@ def _extraction(paper: Paper, doc: DocMentions, codes: tuple[str, ...], final: d
     # one copy per mention was a tenth of the build's memory.
     sentences: dict[tuple[int, int], str] = {}
     by_key: dict[str, list[Mention]] = defaultdict(list)
+    nested = _inside_others((row[0], row[1]) for _, row in rows)
     for key, (start, end, _kind, role, origin, s_start, s_end, _flag) in _distinct_spans(rows):
         sentence = sentences.get((s_start, s_end))
         if sentence is None:
             sentence = sentences[s_start, s_end] = paper.abstract[s_start:s_end]
         by_key[key].append(Mention(start=start, end=end, text=paper.abstract[start:end], type=type_of[key], key=key,
-                                   role=role, sentence=sentence, origin=origin, nested=_nested(start, end, rows)))
+                                   role=role, sentence=sentence, origin=origin, nested=(start, end) in nested))
     entities = []
     for key, mentions in sorted(by_key.items(), key=lambda item: item[1][0].start):
         role = min((m.role for m in mentions), key=ROLES.index)
@@ -289,12 +293,31 @@ def _first_key(base: str, local: dict[str, str], acronyms: AcronymTable, known: 
 
 
 def _same_abstract_acronyms(rows: list[tuple[str, str, str, str]]) -> list[tuple[str, str, str, str]]:
-    """An acronym left unresolved joins a long form of the same abstract that spells it out."""
-    longs = [(surface, key) for surface, _, key, _ in rows if " " in surface or "-" in surface]
+    """An acronym left unresolved joins a long form of the same abstract that spells it out.
+
+    A long form spelling out a short form starts with its first letter, so each short form is
+    tried against the long forms of that initial only, each distinct one once and at most
+    :data:`MAX_SPELLED_OUT` of them: bounded work per mention, however many the abstract repeats.
+
+    >>> _same_abstract_acronyms([("Soft Actor-Critic", "soft actor-critic", "soft actor-critic", ""),
+    ...                          ("SAC", "sac", "sac", "")])[1]
+    ('SAC', 'sac', 'soft actor-critic', 'acronym and long form in the same abstract')
+    """
+    by_initial: dict[str, dict[tuple[str, str], None]] = defaultdict(dict)
+    for surface, _, key, _ in rows:
+        if " " in surface or "-" in surface:
+            initial = next((w[0] for w in _WORD_BREAK.split(surface.lower()) if w and w not in FUNCTION_WORDS), "")
+            longs = by_initial[initial]
+            if len(longs) < MAX_SPELLED_OUT:
+                longs.setdefault((surface, key), None)
+    found: dict[tuple[str, str], str | None] = {}
     out = []
     for surface, base, key, rule in rows:
         if key == base and is_short_form(surface) and " " not in surface:
-            match = next((k for s, k in longs if k != key and expands(surface, s)), None)
+            if (surface, key) not in found:
+                found[surface, key] = next((k for s, k in by_initial.get(surface[0].lower(), {})
+                                            if k != key and expands(surface, s)), None)
+            match = found[surface, key]
             if match:
                 key, rule = match, "acronym and long form in the same abstract"
         out.append((surface, base, key, rule))
@@ -376,14 +399,30 @@ def _distinct_spans(rows: list[tuple[str, tuple]]) -> list[tuple[str, tuple]]:
         span = (row[0], row[1])
         if span not in best or ORIGIN_RANK.get(row[4], 9) < ORIGIN_RANK.get(best[span][1][4], 9):
             best[span] = (key, row)
-    kept = [(key, row) for (start, end), (key, row) in best.items()
-            if not any(k == key and s <= start and end <= e and (s, e) != (start, end) for (s, e), (k, _) in best.items())]
-    return sorted(kept, key=lambda item: (item[1][0], item[1][1]))
+    by_key: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for span, (key, _) in best.items():
+        by_key[key].append(span)
+    inside = set()
+    for spans in by_key.values():
+        inside |= _inside_others(spans)
+    return sorted(((key, row) for span, (key, row) in best.items() if span not in inside),
+                  key=lambda item: (item[1][0], item[1][1]))
 
 
-def _nested(start: int, end: int, rows: list[tuple[str, tuple]]) -> bool:
-    """Strictly inside another, different span of the paper."""
-    return any(r[0] <= start and end <= r[1] and (r[0], r[1]) != (start, end) for _, r in rows)
+def _inside_others(spans: Iterable[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The spans strictly inside another, different span of ``spans``: sorted by start (longest
+    first), a span is inside an earlier one exactly when some earlier span ends at or after its
+    end; one pass, n·log n.
+
+    >>> sorted(_inside_others([(0, 10), (2, 5), (0, 10), (0, 4), (8, 12), (12, 14)]))
+    [(0, 4), (2, 5)]
+    """
+    inside, reach = set(), -1
+    for start, end in sorted(set(spans), key=lambda span: (span[0], -span[1])):
+        if reach >= end:
+            inside.add((start, end))
+        reach = max(reach, end)
+    return inside
 
 
 def _canonical_name(counter: Counter, key: str = "") -> str:

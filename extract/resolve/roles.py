@@ -16,7 +16,7 @@ import math
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -84,23 +84,60 @@ def title_head(title: str | None) -> str | None:
 
 
 @dataclass(frozen=True)
+class SentenceCues:
+    """The cues of one sentence that do not depend on where a mention sits in it: asked once
+    per sentence, not once per mention, so a long sentence with many mentions stays linear."""
+
+    text: str
+    use_cue: bool
+    background: bool
+    result: bool
+    proposer: bool
+    proposal_spans: frozenset[tuple[int, int]]
+
+    @classmethod
+    def of(cls, sentence: str) -> SentenceCues:
+        return cls(
+            text=sentence,
+            use_cue=bool(USE_CUE.search(sentence)),
+            background=bool(_BACKGROUND.search(sentence)),
+            result=bool(_RESULT.search(sentence)),
+            proposer=bool(PROPOSER.search(sentence) and _ALSO_PROPOSE.search(sentence)),
+            proposal_spans=frozenset(proposal_spans(sentence)),
+        )
+
+
+@dataclass(frozen=True)
 class PaperContext:
-    """What every entity of one paper shares: its sentences and its normalized title."""
+    """What every entity of one paper shares: its sentences, its normalized title, and each
+    sentence's cues (filled on first use)."""
 
     abstract: str
     sentences: tuple[tuple[int, int], ...]
     title_key: str
     title_head_key: str | None
+    starts: tuple[int, ...] = ()
+    _cues: dict[int, SentenceCues] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, abstract: str, title: str | None) -> PaperContext:
         head = title_head(title)
+        sentences = tuple(split_sentences(abstract) or [(0, len(abstract))])
         return cls(
             abstract=abstract,
-            sentences=tuple(split_sentences(abstract) or [(0, len(abstract))]),
+            sentences=sentences,
             title_key=f" {normalize_key(title)} " if title else "",
             title_head_key=normalize_key(head) if head else None,
+            starts=tuple(start for start, _ in sentences),
         )
+
+    def cues(self, index: int) -> SentenceCues:
+        """The position-free cues of sentence ``index``."""
+        found = self._cues.get(index)
+        if found is None:
+            start, end = self.sentences[index]
+            found = self._cues[index] = SentenceCues.of(self.abstract[start:end])
+        return found
 
 
 def entity_features(
@@ -113,32 +150,32 @@ def entity_features(
     acronym_defined: bool = False,
 ) -> list[float]:
     """The feature vector (in :data:`FEATURES` order) of one entity with mentions ``spans``."""
-    abstract, sentences = context.abstract, context.sentences
-    starts = [s for s, _ in sentences]
+    abstract, sentences, starts = context.abstract, context.sentences, context.starts
     flags = dict.fromkeys(FEATURES, 0.0)
     flags["bias"] = 1.0
     first_index = len(sentences)
     for start, end in spans:
         index = max(bisect_right(starts, start) - 1, 0)
-        s_start, s_end = sentences[index]
-        sentence = abstract[s_start:s_end]
+        s_start, _ = sentences[index]
+        cues = context.cues(index)
+        sentence = cues.text
         offset = start - s_start
         first_index = min(first_index, index)
         if in_proposal_object(sentence, offset):
             flags["in_proposal_object"] = 1.0
-        if (offset, end - s_start) in proposal_spans(sentence):
+        if (offset, end - s_start) in cues.proposal_spans:
             flags["proposal_pattern"] = 1.0  # "we propose X," / "a method called X"
         if OWN_CUE.search(sentence[max(0, offset - 60) : offset]) or _OWN_BEFORE.search(sentence[max(0, offset - 40) : offset]):
             flags["own_cue"] = 1.0
         if NAMING_CUE.search(sentence[max(0, offset - 12) : offset]):
             flags["naming_cue"] = 1.0
-        if USE_CUE.search(sentence):
+        if cues.use_cue:
             flags["use_cue_sentence"] = 1.0
-        if _BACKGROUND.search(sentence):
+        if cues.background:
             flags["background_sentence"] = 1.0
-        if _RESULT.search(sentence):
+        if cues.result:
             flags["result_sentence"] = 1.0
-        if PROPOSER.search(sentence) and _ALSO_PROPOSE.search(sentence):
+        if cues.proposer:
             flags["proposer_sentence"] = 1.0
         if index == 0:
             flags["first_sentence"] = 1.0
@@ -181,6 +218,13 @@ class RoleModel:
         probs = self.probabilities(x)
         return ROLES[int(numpy.argmax(probs))]
 
+    def predict_many(self, rows: Sequence[Sequence[float]]) -> list[str]:
+        """The roles of many feature vectors in one matrix product (same as :meth:`predict` each)."""
+        if not rows:
+            return []
+        scores = numpy.asarray(rows, dtype=float) @ numpy.asarray(self.weights).T
+        return [ROLES[int(i)] for i in numpy.argmax(scores, axis=1)]
+
     def to_json(self) -> str:
         return json.dumps({"features": list(self.features), "roles": list(ROLES), "weights": [list(w) for w in self.weights]}, indent=1)
 
@@ -217,19 +261,23 @@ def assign_roles(extractions: Sequence[Extraction], model: RoleModel | None = No
     if model is None:
         return list(extractions)
     known = known_keys()
-    out = []
+    rows: list[list[float]] = []
     for extraction in extractions:
         paper = extraction.paper
         context = PaperContext.of(paper.abstract, paper.title)
-        entities = []
         for entity in extraction.entities:
             spans = [(m.start, m.end) for m in entity.mentions if not m.nested] or [(m.start, m.end) for m in entity.mentions]
-            x = entity_features(
+            rows.append(entity_features(
                 context, spans, name=entity.name, type_=entity.type,
                 known=entity.key in known,
                 acronym_defined=any(m.origin == "abbreviation" for m in entity.mentions),
-            )
-            role = model.predict(x)
+            ))
+    roles = iter(model.predict_many(rows))
+    out = []
+    for extraction in extractions:
+        entities = []
+        for entity in extraction.entities:
+            role = next(roles)
             mentions = tuple(
                 replace(m, role=role) if role == "proposed" or ROLES.index(m.role) < ROLES.index(role) else m
                 for m in entity.mentions

@@ -2,5 +2,5 @@
 ``extract_papers``, ``extract_corpus``, ``extracted``), the engines (``workers``: a local
 process pool; ``dask_engine``: a Dask cluster) and the extraction store (``store``).
 
-May import ``read``, ``nlp`` and ``resolve``.
+May import ``read``, ``nlp``, ``resolve`` and ``results``.
 """

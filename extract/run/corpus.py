@@ -10,7 +10,8 @@ Two steps, so that a build streams and re-uses work:
    client widens each span over the raw abstract's markup before it stores the row.
 2. :func:`stream_stored` runs corpus-level resolution over every paper's stored results
    (:class:`~paperkg.extract.resolve.canonical.Resolved`: extractions and the resolution report), then
-   the learned roles, making the records one batch at a time as they are consumed.
+   the learned roles and the results (:mod:`paperkg.extract.results`), making the records one
+   batch at a time as they are consumed.
 
 :func:`extracted` runs both over one store; the build and :func:`extract_corpus` use it.
 """
@@ -29,12 +30,14 @@ from tqdm import tqdm
 
 from paperkg.errors import ExtractionError
 from paperkg.extract.nlp.filtering import on_raw_text
+from paperkg.extract.nlp.guard import split_punctuation_runs
 from paperkg.extract.nlp.markup import mask_markup
 from paperkg.extract.nlp.records import DocMentions, doc_record
 from paperkg.extract.resolve.canonical import Resolved, resolve_stream
 from paperkg.extract.resolve.roles import assign_roles
+from paperkg.extract.results.extract import with_results
 from paperkg.extract.run.store import BATCH, ExtractionStore, StoredDocs, extractor_version, text_hash
-from paperkg.extract.run.workers import one_blas_thread, pool_stream
+from paperkg.extract.run.workers import keep_freed_memory, one_blas_thread, pool_stream
 from paperkg.types import Extraction, Paper
 
 log = logging.getLogger("paperkg")
@@ -73,9 +76,10 @@ class ExtractStats:
 
 
 def nlp_items(papers: Sequence[Paper], indices: Iterable[int]) -> Iterator[tuple[str, int]]:
-    """``(text, index)`` pairs for ``nlp.pipe``: the abstract with markup blanked out (same
-    length), so every offset indexes ``paper.abstract`` exactly as read."""
-    return ((mask_markup(papers[index].abstract), index) for index in indices)
+    """``(text, index)`` pairs for ``nlp.pipe``: the abstract with markup blanked out and long
+    punctuation runs split (:mod:`~paperkg.extract.nlp.guard`), both keeping its length, so every
+    offset indexes ``paper.abstract`` exactly as read."""
+    return ((split_punctuation_runs(mask_markup(papers[index].abstract)), index) for index in indices)
 
 
 def _local_stream(papers, indices, *, use_model, n_process, batch_size) -> Iterator[tuple[int, DocMentions, tuple[str, ...]]]:
@@ -86,6 +90,7 @@ def _local_stream(papers, indices, *, use_model, n_process, batch_size) -> Itera
     from paperkg.extract.nlp.pipeline import build_pipeline
 
     nlp = build_pipeline(use_model)
+    keep_freed_memory()
     with one_blas_thread():
         for doc, index in nlp.pipe(items, as_tuples=True, batch_size=batch_size):
             yield index, *doc_record(doc)
@@ -153,7 +158,7 @@ def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model:
 
 def _with_roles(records: Iterator[Extraction]) -> Iterator[Extraction]:
     while batch := list(islice(records, BATCH)):
-        yield from assign_roles(batch)
+        yield from map(with_results, assign_roles(batch))
 
 
 def extract_papers(

@@ -46,10 +46,10 @@ def one_blas_thread():
     return threadpool_limits(limits=1, user_api="blas")
 
 
-def tune_worker_process() -> None:
-    """Settings for a process that only extracts: one BLAS thread, and on glibc a heap that
-    keeps what it frees (about 8% less CPU, from fewer page faults)."""
-    threadpool_limits(limits=1, user_api="blas")
+def keep_freed_memory() -> None:
+    """On glibc, a heap that keeps up to 256 MB of what it frees instead of returning it to the
+    OS (about 8% less CPU in the NER, from fewer page faults). Process-wide and idempotent: the
+    in-process extraction path sets it too, so one process extracts as fast as a worker."""
     if sys.platform.startswith("linux"):
         try:
             mallopt = ctypes.CDLL("libc.so.6").mallopt
@@ -57,6 +57,12 @@ def tune_worker_process() -> None:
             return  # not glibc (musl): its allocator has no such knobs
         for parameter, value in _MALLOC_SETTINGS:
             mallopt(parameter, value)
+
+
+def tune_worker_process() -> None:
+    """Settings for a process that only extracts: one BLAS thread and :func:`keep_freed_memory`."""
+    threadpool_limits(limits=1, user_api="blas")
+    keep_freed_memory()
 
 
 def _extract(items: list[tuple[str, int]], use_model: bool, batch_size: int) -> list:

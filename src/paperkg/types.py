@@ -82,13 +82,45 @@ class PaperEntity:
         return len(self.mentions)
 
 
+#: Result kinds: a value reached, or a difference or factor against something else.
+RESULT_KINDS: tuple[str, ...] = ("score", "gain")
+#: A result's slots, each the key of one of the paper's entities (or None).
+RESULT_SLOTS: tuple[str, ...] = ("metric", "dataset", "method", "task")
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """One number an abstract reports as a result (:mod:`paperkg.extract.results`).
+
+    ``start``/``end``/``text``: the value as written, offsets into the abstract; ``number`` its
+    parse (a range's low end, ``upper`` its high end) and ``unit`` one of ``%``, ``x``,
+    ``points``, ``absolute``; ``kind`` one of :data:`RESULT_KINDS`; the slots hold entity keys
+    of the same paper or None; ``evidence`` is the sentence.
+    """
+
+    start: int
+    end: int
+    text: str
+    number: float
+    unit: str
+    kind: str
+    metric: str | None
+    dataset: str | None
+    method: str | None
+    task: str | None
+    evidence: str
+    upper: float | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class Extraction:
-    """What extraction yields for one paper: the paper, a readable label and its entities."""
+    """What extraction yields for one paper: the paper, a readable label, its entities and the
+    results it reports."""
 
     paper: Paper
     label: str
     entities: tuple[PaperEntity, ...]
+    results: tuple[Result, ...] = ()
 
 
 @dataclass(frozen=True)

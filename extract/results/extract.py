@@ -1,0 +1,127 @@
+"""Results per paper: the numbers of the abstract that the scorer takes for results, each with
+its kind, its four slots bound to the paper's entities and its evidence sentence.
+
+Two learned linear scorers over :func:`~paperkg.extract.results.cues.features` (logistic
+regression fitted on the train gold by :mod:`paperkg.extract.learn.results`, shipped in
+``data/results_model.json``): one says whether a number is a result (its threshold is set for
+precision: a wrong number in a leaderboard is worse than a missing one), the other whether a
+result is a gain or a score. Slots are rules (:func:`~paperkg.extract.results.cues.bind_slots`).
+An abstract with numbers but no result yields nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from importlib import resources
+
+from paperkg.extract.results.cues import Span, bind_slots, features, sentence_spans
+from paperkg.extract.results.grammar import Number, find_numbers
+
+from paperkg.errors import ExtractionError
+from paperkg.types import Extraction, PaperEntity, Result
+
+MODEL_FILE = "results_model.json"
+MODEL_FORMAT = "paperkg-results-model"
+
+
+@dataclass(frozen=True)
+class LinearScorer:
+    """A logistic regression over string features: ``bias + sum(weights[f])``, squashed."""
+
+    weights: Mapping[str, float]
+    bias: float
+    threshold: float = 0.5
+
+    def probability(self, feats: Iterable[str]) -> float:
+        z = self.bias + sum(self.weights.get(f, 0.0) for f in feats)
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def to_dict(self) -> dict:
+        return {"bias": self.bias, "threshold": self.threshold,
+                "weights": {k: round(v, 6) for k, v in sorted(self.weights.items()) if abs(v) >= 1e-6}}
+
+    @classmethod
+    def from_dict(cls, raw: Mapping) -> LinearScorer:
+        return cls(weights=dict(raw["weights"]), bias=float(raw["bias"]), threshold=float(raw["threshold"]))
+
+
+@dataclass(frozen=True)
+class ResultModel:
+    """The two scorers: is this number a result (``result``), and is it a gain (``gain``)."""
+
+    result: LinearScorer
+    gain: LinearScorer
+
+    def to_dict(self) -> dict:
+        return {"format": MODEL_FORMAT, "result": self.result.to_dict(), "gain": self.gain.to_dict()}
+
+
+@lru_cache(maxsize=1)
+def shipped_model() -> ResultModel:
+    """The model in ``paperkg/extract/data/results_model.json``."""
+    try:
+        raw = json.loads(resources.files("paperkg.extract.data").joinpath(MODEL_FILE).read_text(encoding="utf-8"))
+        if raw.get("format") != MODEL_FORMAT:
+            raise ValueError(f"no {MODEL_FORMAT!r} marker")
+        return ResultModel(LinearScorer.from_dict(raw["result"]), LinearScorer.from_dict(raw["gain"]))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ExtractionError(f"the results model {MODEL_FILE} cannot be read: {exc}") from exc
+
+
+def entity_spans(entities: Sequence[PaperEntity]) -> list[Span]:
+    """Every mention of the paper's entities as a :class:`Span`, in text order."""
+    return sorted((Span(m.start, m.end, e.type, e.key, e.role) for e in entities for m in e.mentions),
+                  key=lambda s: (s.start, s.end))
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A number of the abstract outside every entity mention, with its sentence and features."""
+
+    number: Number
+    sentence: tuple[int, int]
+    features: tuple[str, ...]
+
+
+def candidates(abstract: str, spans: Sequence[Span]) -> list[Candidate]:
+    """The numbers of ``abstract`` that may be results, each with its sentence and features
+    (digits inside a mention, "Llama 2", are part of a name)."""
+    numbers = [n for n in find_numbers(abstract)
+               if not any(s.start < n.end and n.start < s.end for s in spans)]
+    if not numbers:
+        return []
+    out = []
+    for sentence in sentence_spans(abstract):
+        inside = [n for n in numbers if sentence[0] <= n.start < sentence[1]]
+        for number in inside:
+            out.append(Candidate(number, sentence, tuple(features(abstract, number, sentence, spans, len(inside)))))
+    return out
+
+
+def find_results(abstract: str, entities: Sequence[PaperEntity], model: ResultModel | None = None) -> tuple[Result, ...]:
+    """The results of one abstract (see the module docstring), in text order."""
+    spans = entity_spans(entities)
+    found = candidates(abstract, spans)
+    if not found:
+        return ()
+    model = model or shipped_model()
+    kept = [c for c in found if model.result.probability(c.features) >= model.result.threshold]
+    results = []
+    for candidate in kept:
+        same = [c.number for c in kept if c.sentence == candidate.sentence]
+        slots = bind_slots(candidate.number, same.index(candidate.number), candidate.sentence, spans, same)
+        gain = model.gain.probability(candidate.features) >= model.gain.threshold
+        n = candidate.number
+        results.append(Result(start=n.start, end=n.end, text=n.text, number=n.number, unit=n.unit,
+                              kind="gain" if gain else "score", evidence=abstract[slice(*candidate.sentence)],
+                              upper=n.upper, **slots))
+    return tuple(results)
+
+
+def with_results(extraction: Extraction, model: ResultModel | None = None) -> Extraction:
+    """``extraction`` with its results found."""
+    return replace(extraction, results=find_results(extraction.paper.abstract, extraction.entities, model))
