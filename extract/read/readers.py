@@ -1,4 +1,4 @@
-"""Readers: seed text lists, JSONL and CSV into :class:`~paperkg.types.Paper` records.
+"""Readers: seed text lists, JSONL, JSON arrays and CSV (each also gzipped) into :class:`~paperkg.types.Paper` records.
 
 Every record that is read is either kept or reported as skipped with its file, line and reason,
 so ``read == written + skipped`` holds for every run. Recoverable problems (a non-UTF-8 byte, a
@@ -9,29 +9,26 @@ skipped records, by kind of reason) are counted in one summary line instead of p
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import json
 import logging
 import math
 import os
 import re
 import stat
-import sys
 import unicodedata
 from collections import Counter
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterable, Iterator
 
 from paperkg.errors import InputError
+from paperkg.extract.read.files import SUFFIX_TEXT, UTF8, decode_lines, input_format
 from paperkg.extract.read.sanitize import clean_text, describe
+from paperkg.extract.read.structured import FIELDS, read_csv, read_json, read_jsonl
 from paperkg.types import Paper, ReadReport, Skipped
 
 log = logging.getLogger("paperkg")
 
-SUFFIXES = (".txt", ".jsonl", ".csv")
 #: Abstracts longer than this are not abstracts (a pasted paper, a broken export) and are skipped.
 DEFAULT_MAX_CHARS = 20_000
 #: The largest ``max_chars`` accepted: spaCy refuses longer texts (error E088).
@@ -40,14 +37,10 @@ MAX_MAX_CHARS = 1_000_000
 MAX_ID_CHARS = 256
 #: Years outside this range are not publication years: such records are skipped.
 YEARS = range(1900, 2101)
-#: The record fields paperkg reads; others are ignored.
-FIELDS = ("id", "abstract", "title", "venue", "year", "url", "authors", "keywords")
 
 _HEADER_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _HEADER_VENUE = re.compile(r"[A-Za-z][A-Za-z&\-]*[A-Za-z]")
 _HEADER_STOPWORDS = {"papers", "paper", "list", "abstracts", "abstract", "accepted", "proceedings", "of", "the"}
-_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
-UTF8 = "invalid UTF-8"  # the warning kind of a line with a byte that is not UTF-8
 _SPACES = re.compile(r"\s+")
 
 
@@ -166,8 +159,8 @@ def looks_like_header(line: str) -> bool:
 
 
 def iter_input_files(paths: Iterable[str | Path], result: ReadResult | None = None) -> Iterator[Path]:
-    """Expand files and folders: a folder's ``.txt``, ``.jsonl`` and ``.csv`` files, subfolders
-    included, in sorted path order.
+    """Expand files and folders: a folder's ``.txt``, ``.jsonl``, ``.json`` and ``.csv`` files
+    (each also ``.gz``), subfolders included, in sorted path order.
 
     Hidden entries (names starting with ``.``) are left out. Inside a folder, broken symbolic
     links, links to folders, FIFOs, sockets and devices are reported (a warning naming the path)
@@ -179,16 +172,14 @@ def iter_input_files(paths: Iterable[str | Path], result: ReadResult | None = No
         if path.is_dir():
             found = _folder_files(path, result)
             if not found:
-                raise InputError(f"{path}: folder holds no .txt, .jsonl or .csv files (subfolders included)")
+                raise InputError(f"{path}: folder holds no {SUFFIX_TEXT} files (subfolders included)")
             yield from found
             continue
         problem = _not_a_file(path)
         if problem:
             raise InputError(f"{path}: {problem}")
-        if path.suffix.lower() not in SUFFIXES:
-            raise InputError(
-                f"{path}: unsupported file type {path.suffix or '(none)'!r}; use .txt, .jsonl or .csv"
-            )
+        if input_format(path) is None:
+            raise InputError(f"{path}: unsupported file type {path.suffix or '(none)'!r}; use {SUFFIX_TEXT}")
         yield path
 
 
@@ -227,7 +218,7 @@ def _folder_files(folder: Path, result: ReadResult | None) -> list[Path]:
         dirs[:] = kept_dirs
         for name in sorted(files):
             path = base / name
-            if name.startswith(".") or path.suffix.lower() not in SUFFIXES:
+            if name.startswith(".") or input_format(path) is None:
                 continue
             problem = _not_a_file(path)
             if problem:
@@ -235,34 +226,6 @@ def _folder_files(folder: Path, result: ReadResult | None) -> list[Path]:
                 continue
             found.append(path)
     return sorted(found, key=lambda p: p.relative_to(folder).parts)
-
-
-def _decode_lines(path: Path, result: ReadResult) -> list[str]:
-    """Decode line by line so a bad byte costs a warning naming its line, not the whole file.
-
-    ``\\r\\n``, ``\\r`` and ``\\n`` all end a line, so a file saved with old Mac line endings is
-    still one record per line.
-    """
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    lines: list[str] = []
-    raw_lines = _LINE_BREAK.split(data) if b"\r" in data else data.split(b"\n")
-    for number, raw in enumerate(raw_lines, start=1):
-        try:
-            lines.append(raw.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            result.warn(
-                str(path),
-                number,
-                f"invalid UTF-8 byte 0x{raw[exc.start]:02x} at column {exc.start + 1}; replaced with U+FFFD",
-                Counter({UTF8: 1}),
-            )
-            lines.append(raw.decode("utf-8", errors="replace"))
-    return lines
 
 
 def _as_tuple(value: object) -> tuple[str, ...]:
@@ -446,7 +409,7 @@ def _paragraphs(lines: list[str]) -> Iterator[tuple[int, str]]:
 def _read_text(path: Path, collector: _Collector) -> None:
     result = collector.result
     source = str(path)
-    paragraphs = list(_paragraphs(_decode_lines(path, result)))
+    paragraphs = list(_paragraphs(decode_lines(path, result)))
     if not paragraphs:
         result.warn(source, 1, "file is empty: no header and no abstracts")
         return
@@ -464,108 +427,7 @@ def _read_text(path: Path, collector: _Collector) -> None:
         collector.add({"abstract": paragraph}, source, line, defaults)
 
 
-def _read_jsonl(path: Path, collector: _Collector) -> None:
-    result = collector.result
-    source = str(path)
-    lines = _decode_lines(path, result)
-    seen_any = False
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        seen_any = True
-        try:
-            # strict=False: a raw control character inside a string is cleaned, not a lost record.
-            record = json.loads(line, strict=False)
-        except json.JSONDecodeError as exc:
-            result.read += 1
-            result.skip(source, number, f"not valid JSON ({exc.msg} at column {exc.colno})", "not valid JSON")
-            continue
-        except (ValueError, RecursionError) as exc:  # a 5,000-digit number, nesting too deep
-            result.read += 1
-            result.skip(source, number, f"not valid JSON ({str(exc).split(';')[0] or type(exc).__name__})", "not valid JSON")
-            continue
-        if not isinstance(record, dict):
-            result.read += 1
-            result.skip(source, number, f"a JSON {type(record).__name__}, not an object", "not a JSON object")
-            continue
-        collector.add(record, source, number, {})
-    if not seen_any:
-        result.warn(source, 1, "file is empty: no abstracts")
-
-
-class _LineFeed:
-    """Physical lines for ``csv.reader``; ``index`` says how many were consumed, so a record's
-    first line is known and parsing can restart right after a malformed record."""
-
-    def __init__(self, lines: list[str]) -> None:
-        self.lines = lines
-        self.index = 0
-
-    def __iter__(self) -> "_LineFeed":
-        return self
-
-    def __next__(self) -> str:
-        if self.index >= len(self.lines):
-            raise StopIteration
-        self.index += 1
-        return self.lines[self.index - 1] + "\n"
-
-
-@contextmanager
-def _csv_field_limit(limit: int) -> Iterator[None]:
-    # The csv module's limit is process-wide (128 KiB by default); raise it for this read only,
-    # so a long field is skipped by the --max-chars rule with its line instead of stopping the run.
-    previous = csv.field_size_limit(limit)
-    try:
-        yield
-    finally:
-        csv.field_size_limit(previous)
-
-
-def _read_csv(path: Path, collector: _Collector) -> None:
-    result = collector.result
-    source = str(path)
-    feed = _LineFeed(_decode_lines(path, result))
-    with _csv_field_limit(min(sys.maxsize, 2**31 - 1)):
-        reader = csv.reader(feed, strict=True)
-        try:
-            header = next(reader, None)
-        except csv.Error as exc:
-            raise InputError(f"{source}:1: malformed CSV header ({exc})") from exc
-        if not header or not any(h.strip() for h in header):
-            result.warn(source, 1, "file is empty: no header row and no abstracts")
-            return
-        fieldnames = [h.strip() for h in header]
-        if "abstract" not in fieldnames:
-            raise InputError(f"{source}:1: CSV header has no 'abstract' column (columns: {', '.join(fieldnames)})")
-        rows = 0
-        while True:
-            first = feed.index + 1
-            try:
-                row = next(reader)
-            except StopIteration:
-                break
-            except csv.Error as exc:
-                rows += 1
-                result.read += 1
-                result.skip(source, first, f"malformed CSV record ({exc}; an unclosed quote?); reading on at line {first + 1}",
-                            "malformed CSV record")
-                feed.index = first
-                reader = csv.reader(feed, strict=True)
-                continue
-            if not row:
-                continue
-            rows += 1
-            if len(row) > len(fieldnames):
-                result.read += 1
-                result.skip(source, first, f"row has {len(row)} fields, header has {len(fieldnames)}", "wrong number of fields")
-                continue
-            collector.add(dict(zip(fieldnames, row)), source, first, {})
-    if rows == 0:
-        result.warn(source, 1, "file has a header row but no abstracts")
-
-
-_READERS = {".txt": _read_text, ".jsonl": _read_jsonl, ".csv": _read_csv}
+_READERS = {".txt": _read_text, ".jsonl": read_jsonl, ".json": read_json, ".csv": read_csv}
 
 
 def read_papers(paths: Iterable[str | Path], *, max_chars: int = DEFAULT_MAX_CHARS) -> ReadResult:
@@ -582,7 +444,7 @@ def read_papers(paths: Iterable[str | Path], *, max_chars: int = DEFAULT_MAX_CHA
         raise InputError("no input files given")
     collector = _Collector(result, max_chars)
     for path in files:
-        _READERS[path.suffix.lower()](path, collector)
+        _READERS[input_format(path)](path, collector)
         result.summarize(str(path))
     if not result.papers:
         names = ", ".join(str(p) for p in files)

@@ -60,11 +60,25 @@ max_chars_opt = click.option("--max-chars", default=DEFAULT_MAX_CHARS, show_defa
 progress_opt = click.option("--progress/--no-progress", default=True, show_default=True, help="Show progress bars.")
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: Options of the whole program, accepted after the subcommand too ("paperkg build ... -q").
+GLOBAL_FLAGS = ("-q", "--quiet", "--all-warnings")
+
+
+class _Program(click.Group):
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # Moved to the front, up to a "--" (after it every word is an argument).
+        end = args.index("--") if "--" in args else len(args)
+        flags = [a for a in args[:end] if a in GLOBAL_FLAGS]
+        rest = [a for a in args[:end] if a not in GLOBAL_FLAGS]
+        return super().parse_args(ctx, [*flags, *rest, *args[end:]])
+
+
+@click.group(cls=_Program, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(paperkg.__version__, prog_name="paperkg")
-@click.option("--quiet", "-q", is_flag=True, help="Hide warnings about input records.")
+@click.option("--quiet", "-q", is_flag=True, help="Hide warnings about input records (also after the subcommand).")
 @click.option("--all-warnings", is_flag=True,
-              help="Print every warning about input records (by default the first 5 of a kind per file, then a count).")
+              help="Print every warning about input records (by default the first 5 of a kind per file, then a count; "
+                   "also after the subcommand).")
 def cli(quiet: bool, all_warnings: bool) -> None:
     """paperkg: ML paper abstracts in, a research knowledge graph out."""
     _setup_logging(quiet, all_warnings)
