@@ -47,3 +47,17 @@ def test_hostile_runs_reach_the_tokenizer_in_short_chunks():
     assert len(text) == len(hostile.abstract) and "FooNet" in text
     # a chunk is at most a run piece, the name, and a run piece
     assert max(len(chunk) for chunk in text.split()) <= 2 * MAX_RUN + len("FooNet")
+
+
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(1, 15)), max_size=30),
+       st.lists(st.tuples(st.integers(0, 60), st.integers(1, 6)), max_size=30))
+def test_numbers_outside_mentions_equal_the_pairwise_definition(span_pairs, number_pairs):
+    # results/: one sorted pass instead of every number against every mention
+    from paperkg.extract.results.cues import Span
+    from paperkg.extract.results.extract import _outside_mentions
+    from paperkg.extract.results.grammar import Number
+
+    spans = sorted((Span(s, s + n, "Method", "k", "used") for s, n in span_pairs), key=lambda s: (s.start, s.end))
+    numbers = sorted((Number(s, s + n, "1", 1.0, "absolute") for s, n in set(number_pairs)), key=lambda n: n.start)
+    pairwise = [n for n in numbers if not any(s.start < n.end and n.start < s.end for s in spans)]
+    assert _outside_mentions(numbers, spans) == pairwise

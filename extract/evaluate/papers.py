@@ -36,7 +36,7 @@ from typing import Any
 
 from paperkg.errors import EvaluationError
 from paperkg.extract.evaluate.results import ResultsReport, format_results_report, score_results
-from paperkg.extract.evaluate.spans import ErrorCount, TypeScore, error_lines
+from paperkg.extract.evaluate.spans import ErrorCount, Ratio, TypeScore, error_lines, f1_of
 from paperkg.extract.nlp.normalize import normalize_key
 from paperkg.extract.read.gold import GoldPaper, GoldPaperEntity, read_paper_gold
 from paperkg.types import ENTITY_TYPES, Extraction, Paper
@@ -66,25 +66,6 @@ def _gold_forms(paper: GoldPaper, entity: GoldPaperEntity) -> tuple[set[str], se
 
 
 @dataclass(frozen=True)
-class Ratio:
-    """``hits`` out of ``total``; ``value`` is 0 when ``total`` is 0."""
-
-    hits: int
-    total: int
-
-    @property
-    def value(self) -> float:
-        return self.hits / self.total if self.total else 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"hits": self.hits, "total": self.total, "value": round(self.value, 4)}
-
-
-def _f1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r else 0.0
-
-
-@dataclass(frozen=True)
 class PaperEvaluationReport:
     """The outcome of :func:`score_papers`: paper-level ratios, mention-level scores, errors."""
 
@@ -108,7 +89,7 @@ class PaperEvaluationReport:
 
     @property
     def proposed_f1(self) -> float:
-        return _f1(self.proposed_precision.value, self.proposed_recall.value)
+        return f1_of(self.proposed_precision.value, self.proposed_recall.value)
 
     def to_dict(self) -> dict[str, Any]:
         def groups(items):

@@ -15,25 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from paperkg.extract.evaluate.spans import Ratio, f1_of
 from paperkg.extract.read.gold import GoldPaper, GoldResult
 
 from paperkg.types import RESULT_SLOTS, Extraction, Result
-
-
-@dataclass(frozen=True)
-class Share:
-    """``hits`` out of ``total`` (0 when ``total`` is 0)."""
-
-    hits: int
-    total: int
-
-    @property
-    def value(self) -> float:
-        return self.hits / self.total if self.total else 0.0
-
-
-def _f1(p: float, r: float) -> float:
-    return 2 * p * r / (p + r) if p + r else 0.0
 
 
 @dataclass(frozen=True)
@@ -41,30 +26,27 @@ class ResultsReport:
     """Value, kind, slot and whole-tuple scores over the papers whose gold has ``results``."""
 
     papers: int
-    value_precision: Share
-    value_recall: Share
-    kind_accuracy: Share
-    slot_accuracy: dict[str, Share]
-    tuple_precision: Share
-    tuple_recall: Share
+    value_precision: Ratio
+    value_recall: Ratio
+    kind_accuracy: Ratio
+    slot_accuracy: dict[str, Ratio]
+    tuple_precision: Ratio
+    tuple_recall: Ratio
 
     @property
     def value_f1(self) -> float:
-        return _f1(self.value_precision.value, self.value_recall.value)
+        return f1_of(self.value_precision.value, self.value_recall.value)
 
     @property
     def tuple_f1(self) -> float:
-        return _f1(self.tuple_precision.value, self.tuple_recall.value)
+        return f1_of(self.tuple_precision.value, self.tuple_recall.value)
 
     def to_dict(self) -> dict[str, Any]:
-        def share(s: Share) -> dict:
-            return {"hits": s.hits, "total": s.total, "value": round(s.value, 4)}
-
-        return {"papers": self.papers, "value_precision": share(self.value_precision),
-                "value_recall": share(self.value_recall), "value_f1": round(self.value_f1, 4),
-                "kind_accuracy": share(self.kind_accuracy),
-                "slot_accuracy": {slot: share(s) for slot, s in self.slot_accuracy.items()},
-                "tuple_precision": share(self.tuple_precision), "tuple_recall": share(self.tuple_recall),
+        return {"papers": self.papers, "value_precision": self.value_precision.to_dict(),
+                "value_recall": self.value_recall.to_dict(), "value_f1": round(self.value_f1, 4),
+                "kind_accuracy": self.kind_accuracy.to_dict(),
+                "slot_accuracy": {slot: s.to_dict() for slot, s in self.slot_accuracy.items()},
+                "tuple_precision": self.tuple_precision.to_dict(), "tuple_recall": self.tuple_recall.to_dict(),
                 "tuple_f1": round(self.tuple_f1, 4)}
 
 
@@ -82,7 +64,7 @@ def _slot_right(result: Result, gold: GoldResult, slot: str, pred_mentions: dict
 def score_results(gold: Sequence[GoldPaper], predictions: Sequence[Extraction]) -> ResultsReport:
     """Score the results of one extraction per gold paper (same order); papers whose gold has
     no ``results`` field are left out."""
-    counts = dict.fromkeys(("pred", "pred_hit", "gold", "gold_hit", "matched", "kind", "tuple_pred", "tuple_gold"), 0)
+    counts = dict.fromkeys(("pred", "pred_hit", "gold", "gold_hit", "kind", "tuple_pred", "tuple_gold"), 0)
     slots = dict.fromkeys(RESULT_SLOTS, 0)
     papers = 0
     for paper, extraction in zip(gold, predictions):
@@ -102,9 +84,9 @@ def score_results(gold: Sequence[GoldPaper], predictions: Sequence[Extraction]) 
                 continue
             for _, i in overlaps:
                 gold_hit[i] = True
-            counts["pred_hit"] += 1
-            counts["matched"] += 1
-            best = paper.results[max(overlaps, key=lambda t: (t[0], -t[1]))[1]]
+            counts["pred_hit"] += 1  # each matched prediction: the base of kind and slot accuracy
+            best_index = max(overlaps, key=lambda t: (t[0], -t[1]))[1]
+            best = paper.results[best_index]
             kind = result.kind == best.kind
             counts["kind"] += kind
             right = {slot: _slot_right(result, best, slot, pred_mentions, gold_mentions) for slot in RESULT_SLOTS}
@@ -112,17 +94,17 @@ def score_results(gold: Sequence[GoldPaper], predictions: Sequence[Extraction]) 
                 slots[slot] += ok
             if kind and all(right.values()):
                 counts["tuple_pred"] += 1
-                gold_tuple_hit[paper.results.index(best)] = True
+                gold_tuple_hit[best_index] = True
         counts["gold_hit"] += sum(gold_hit)
         counts["tuple_gold"] += sum(gold_tuple_hit)
     return ResultsReport(
         papers=papers,
-        value_precision=Share(counts["pred_hit"], counts["pred"]),
-        value_recall=Share(counts["gold_hit"], counts["gold"]),
-        kind_accuracy=Share(counts["kind"], counts["matched"]),
-        slot_accuracy={slot: Share(n, counts["matched"]) for slot, n in slots.items()},
-        tuple_precision=Share(counts["tuple_pred"], counts["pred"]),
-        tuple_recall=Share(counts["tuple_gold"], counts["gold"]),
+        value_precision=Ratio(counts["pred_hit"], counts["pred"]),
+        value_recall=Ratio(counts["gold_hit"], counts["gold"]),
+        kind_accuracy=Ratio(counts["kind"], counts["pred_hit"]),
+        slot_accuracy={slot: Ratio(n, counts["pred_hit"]) for slot, n in slots.items()},
+        tuple_precision=Ratio(counts["tuple_pred"], counts["pred"]),
+        tuple_recall=Ratio(counts["tuple_gold"], counts["gold"]),
     )
 
 

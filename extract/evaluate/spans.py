@@ -55,6 +55,26 @@ def _ratio(num: int, den: int) -> float:
 
 
 @dataclass(frozen=True)
+class Ratio:
+    """``hits`` out of ``total``; ``value`` is 0 when ``total`` is 0."""
+
+    hits: int
+    total: int
+
+    @property
+    def value(self) -> float:
+        return self.hits / self.total if self.total else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hits": self.hits, "total": self.total, "value": round(self.value, 4)}
+
+
+def f1_of(p: float, r: float) -> float:
+    """The harmonic mean of a precision and a recall (0 when both are 0)."""
+    return 2 * p * r / (p + r) if p + r else 0.0
+
+
+@dataclass(frozen=True)
 class TypeScore:
     """Counts and P/R/F1 for one label (or ``"micro"``)."""
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from paperkg.errors import EvaluationError
-from paperkg.types import ENTITY_TYPES, ROLES, Paper
+from paperkg.types import ENTITY_TYPES, RESULT_KINDS, RESULT_SLOTS, ROLES, Paper
 
 #: Labels of the gold files, in report order. ``OTHER`` exists in the gold but is never scored.
 SCORED_LABELS: tuple[str, ...] = ("METHOD", "TASK", "DATASET", "METRIC")
@@ -257,9 +257,9 @@ def _parse_result(raw: Any, abstract: str, names: set[str], path: Path, line: in
     start, end = value["start"], value["end"]
     if not (is_int(start) and is_int(end) and 0 <= start < end <= len(abstract)) or abstract[start:end] != value["text"]:
         raise fail(path, line, f"{where}: value offsets [{start}, {end}) do not give {value['text']!r}")
-    if raw.get("kind") not in ("score", "gain"):
+    if raw.get("kind") not in RESULT_KINDS:
         raise fail(path, line, f"{where}: kind {raw.get('kind')!r} is not 'score' or 'gain'")
-    slots = {slot: raw.get(slot) for slot in ("metric", "dataset", "method", "task")}
+    slots = {slot: raw.get(slot) for slot in RESULT_SLOTS}
     for slot, name in slots.items():
         if name is not None and name not in names:
             raise fail(path, line, f"{where}: {slot} {name!r} is not the name of an entity of the record")

@@ -115,9 +115,10 @@ def _distance(span: Span, number: Number) -> int:
 
 
 def bind_slots(number: Number, order: int, sentence: tuple[int, int], spans: Sequence[Span],
-               sentence_numbers: Sequence[Number]) -> dict[str, str | None]:
+               sentence_numbers: Sequence[Number], main: str | None) -> dict[str, str | None]:
     """The entity key of each slot (metric, dataset, method, task) for the ``order``-th result
-    of its sentence, or None.
+    of its sentence, or None. ``spans`` are the paper's mentions (those of the sentence are
+    enough), ``main`` the paper's :func:`main_method`, found once per paper.
 
     * metric, dataset, task: the nearest mention of that type in the sentence; with as many
       mentions as results ("by 7% and 11% on A and B, respectively") the one of the same rank;
@@ -129,14 +130,14 @@ def bind_slots(number: Number, order: int, sentence: tuple[int, int], spans: Seq
     >>> ns = find_numbers(t)
     >>> spans = [Span(0, 4, "Method", "palm", "proposed"), Span(14, 19, "Metric", "auroc", "used"),
     ...          Span(37, 46, "Dataset", "cifar 100", "used"), Span(65, 69, "Dataset", "svhn", "used")]
-    >>> [bind_slots(n, i, (0, len(t)), spans, ns)["dataset"] for i, n in enumerate(ns)]
+    >>> [bind_slots(n, i, (0, len(t)), spans, ns, main_method(spans))["dataset"] for i, n in enumerate(ns)]
     ['cifar 100', 'svhn']
     """
     slots: dict[str, str | None] = {}
     for slot, types in SLOT_TYPES.items():
         here = [s for s in spans if s.type in types and _in(s, sentence)]
         if slot == "method":
-            slots[slot] = _method(number, here, spans)
+            slots[slot] = _method(number, here, main)
             continue
         distinct = list(dict.fromkeys(s.key for s in sorted(here, key=lambda s: s.start)))
         if len(distinct) > 1 and len(distinct) == len(sentence_numbers):
@@ -149,14 +150,14 @@ def bind_slots(number: Number, order: int, sentence: tuple[int, int], spans: Seq
     return slots
 
 
-def _method(number: Number, here: Sequence[Span], spans: Sequence[Span]) -> str | None:
+def _method(number: Number, here: Sequence[Span], main: str | None) -> str | None:
     proposed = [s for s in here if s.role == "proposed"]
     if proposed:
         return min(proposed, key=lambda s: (_distance(s, number), s.start)).key
-    return _main_method(spans)
+    return main
 
 
-def _main_method(spans: Sequence[Span]) -> str | None:
+def main_method(spans: Sequence[Span]) -> str | None:
     """The paper's main proposed method: the most mentioned, then the first."""
     counts: dict[str, list] = {}
     for s in spans:

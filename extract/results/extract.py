@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import json
 import math
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
-from paperkg.extract.results.cues import Span, bind_slots, features, sentence_spans
+from paperkg.extract.results.cues import Span, bind_slots, features, main_method, sentence_spans
 from paperkg.extract.results.grammar import Number, find_numbers
 
 from paperkg.errors import ExtractionError
@@ -87,18 +88,42 @@ class Candidate:
     features: tuple[str, ...]
 
 
+def _outside_mentions(numbers: list[Number], spans: Sequence[Span]) -> list[Number]:
+    """The numbers no span overlaps, in one sorted pass: a span starting before a number's end
+    overlaps it exactly when the furthest end among such spans passes the number's start."""
+    starts = [s.start for s in spans]
+    reach, furthest = [], -1
+    for span in spans:
+        furthest = max(furthest, span.end)
+        reach.append(furthest)
+    out = []
+    for number in numbers:
+        before = bisect_left(starts, number.end)
+        if not before or reach[before - 1] <= number.start:
+            out.append(number)
+    return out
+
+
+def _in_sentence(items: Sequence, starts: Sequence[int], sentence: tuple[int, int]) -> Sequence:
+    """The ``items`` (sorted, ``starts`` their start offsets) that start inside ``sentence``."""
+    return items[bisect_left(starts, sentence[0]):bisect_left(starts, sentence[1])]
+
+
 def candidates(abstract: str, spans: Sequence[Span]) -> list[Candidate]:
     """The numbers of ``abstract`` that may be results, each with its sentence and features
-    (digits inside a mention, "Llama 2", are part of a name)."""
-    numbers = [n for n in find_numbers(abstract)
-               if not any(s.start < n.end and n.start < s.end for s in spans)]
+    (digits inside a mention, "Llama 2", are part of a name). Each sentence is given only its
+    own mentions and numbers, so the work stays linear in a long abstract."""
+    spans = sorted(spans, key=lambda s: (s.start, s.end))
+    numbers = _outside_mentions(find_numbers(abstract), spans)
     if not numbers:
         return []
+    number_starts, span_starts = [n.start for n in numbers], [s.start for s in spans]
     out = []
     for sentence in sentence_spans(abstract):
-        inside = [n for n in numbers if sentence[0] <= n.start < sentence[1]]
+        inside = _in_sentence(numbers, number_starts, sentence)
+        here = [s for s in _in_sentence(spans, span_starts, sentence) if s.end <= sentence[1]]
         for number in inside:
-            out.append(Candidate(number, sentence, tuple(features(abstract, number, sentence, spans, len(inside)))))
+            out.append(Candidate(number, sentence, tuple(features(abstract, number, sentence, here, len(inside)))))
     return out
 
 
@@ -109,16 +134,22 @@ def find_results(abstract: str, entities: Sequence[PaperEntity], model: ResultMo
     if not found:
         return ()
     model = model or shipped_model()
-    kept = [c for c in found if model.result.probability(c.features) >= model.result.threshold]
+    by_sentence: dict[tuple[int, int], list[Candidate]] = {}
+    for candidate in found:
+        if model.result.probability(candidate.features) >= model.result.threshold:
+            by_sentence.setdefault(candidate.sentence, []).append(candidate)
+    main, span_starts = main_method(spans), [s.start for s in spans]
     results = []
-    for candidate in kept:
-        same = [c.number for c in kept if c.sentence == candidate.sentence]
-        slots = bind_slots(candidate.number, same.index(candidate.number), candidate.sentence, spans, same)
-        gain = model.gain.probability(candidate.features) >= model.gain.threshold
-        n = candidate.number
-        results.append(Result(start=n.start, end=n.end, text=n.text, number=n.number, unit=n.unit,
-                              kind="gain" if gain else "score", evidence=abstract[slice(*candidate.sentence)],
-                              upper=n.upper, **slots))
+    for sentence, kept in by_sentence.items():
+        here = [s for s in _in_sentence(spans, span_starts, sentence) if s.end <= sentence[1]]
+        same = [c.number for c in kept]
+        for order, candidate in enumerate(kept):
+            slots = bind_slots(candidate.number, order, sentence, here, same, main)
+            gain = model.gain.probability(candidate.features) >= model.gain.threshold
+            n = candidate.number
+            results.append(Result(start=n.start, end=n.end, text=n.text, number=n.number, unit=n.unit,
+                                  kind="gain" if gain else "score", evidence=abstract[slice(*sentence)],
+                                  upper=n.upper, **slots))
     return tuple(results)
 
 
