@@ -13,6 +13,7 @@ from paperkg.extract.output import extraction_record
 from paperkg.extract.read.readers import read_papers
 from paperkg.extract.resolve.canonical import resolve
 from paperkg.extract.resolve.roles import assign_roles
+from paperkg.extract.results.extract import with_results
 from paperkg.extract.run.corpus import paper_keys
 from paperkg.extract.run.store import BATCH, ExtractionStore, StoredDocs, extractor_version
 from paperkg.graph.build import build_graph
@@ -58,7 +59,7 @@ def test_streamed_build_equals_resolving_everything_in_memory(shared_data, tmp_p
         in_memory = resolve(papers, list(docs))
     finally:
         db.close()
-    whole = assign_roles(in_memory.extractions)
+    whole = [with_results(x) for x in assign_roles(in_memory.extractions)]  # the stages after resolution
     assert [extraction_record(x) for x in kg.extractions] == [extraction_record(x) for x in whole]
     assert list(kg.extractions) == whole  # every field, sentences and origins too
     assert list(kg.resolution) == in_memory.report

@@ -153,10 +153,10 @@ def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model:
             # Over the per-document work budget (paperkg.extract.nlp.budget): said, never silent.
             log.warning(f"{papers[index].source or papers[index].id}:{papers[index].line}: {note}")
     resolved = resolve_stream(papers, StoredDocs(store, keys, version))
-    return replace(resolved, extractions=_with_roles(iter(resolved.extractions)))
+    return replace(resolved, extractions=_roles_and_results(iter(resolved.extractions)))
 
 
-def _with_roles(records: Iterator[Extraction]) -> Iterator[Extraction]:
+def _roles_and_results(records: Iterator[Extraction]) -> Iterator[Extraction]:
     while batch := list(islice(records, BATCH)):
         yield from map(with_results, assign_roles(batch))
 
