@@ -396,7 +396,7 @@ def query_command(name, params, fmt, list_queries, graph_file, uri, user, passwo
 @click.argument("dataset")
 @click.option("--metric", default=None, help="Only scores measured by this metric (name, alias or acronym).")
 @click.option("--task", default=None, help="Only scores for this task.")
-@click.option("-k", "k", default=50, show_default=True, type=click.IntRange(min=0), help="Rows to print.")
+@click.option("-k", "--limit", "k", default=50, show_default=True, type=click.IntRange(min=0), help="Rows to print.")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True,
               help="How the rows are printed.")
 def leaderboard_command(graph_file, dataset, metric, task, k, fmt):
