@@ -13,7 +13,7 @@ import pytest
 
 import paperkg
 from paperkg.extract.read.gold import read_paper_gold
-from paperkg.extract.results.cues import Span, bind_slots, main_method, sentence_spans
+from paperkg.extract.results.cues import Span, bind_slots, main_entities, sentence_spans
 from paperkg.extract.results.direction import metric_direction
 from paperkg.extract.results.grammar import find_numbers
 from paperkg.graph.build import add_result_edges
@@ -56,7 +56,7 @@ def test_the_slot_cues_bind_the_annotated_entities_of_real_sentences(train_gold)
         for sentence in sentence_spans(text):
             here = [(g, x) for g, x in golds if sentence[0] <= x.start < sentence[1]]
             for order, (gold, number) in enumerate(here):
-                slots = bind_slots(number, order, sentence, spans, [x for _, x in here], main_method(spans))
+                slots = bind_slots(number, order, sentence, spans, [x for _, x in here], main_entities(spans))
                 n += 1
                 for slot in ("metric", "dataset", "method"):
                     right[slot] += slots[slot] == getattr(gold, slot)
