@@ -24,6 +24,17 @@ GAIN_WORDS = frozenset(
     ["by", "improve", "improves", "improved", "improvement", "improvements", "improving", "outperform", "outperforms", "outperforming", "surpass", "surpasses", "surpassing", "faster", "slower", "fewer", "less", "lower", "higher", "more", "reduce", "reduces", "reduced", "reduction", "gain", "gains", "boost", "boosts", "speedup", "speed-up", "speedups", "margin", "over", "than", "compared", "relative", "increase", "increases", "decrease", "decreases", "fold", "times", "up"])
 
 
+#: Verbs that state a value reached ("achieves 76.2%", "reaching an FID of 2.1").
+SCORE_VERBS = frozenset(
+    ["achieves", "achieve", "achieving", "achieved", "reaches", "reach", "reaching", "reached", "obtains", "obtain",
+     "obtaining", "obtained", "attains", "attain", "attaining", "attained", "scores", "scoring", "yields", "yielding"])
+#: Words after a value that make it a difference ("3% higher", "40% fewer", "2.1 points better").
+GAIN_AFTER = frozenset(
+    ["higher", "lower", "faster", "slower", "fewer", "less", "more", "better", "worse", "improvement", "improvements",
+     "gain", "gains", "speedup", "speed-up", "reduction", "reductions", "increase", "decrease", "relative", "over",
+     "than", "boost", "smaller", "larger", "cheaper", "savings", "absolute", "points", "margin", "compared"])
+
+
 @dataclass(frozen=True, slots=True)
 class Span:
     """An entity mention of the paper as the cues see it: offsets, entity type and key, role."""
@@ -100,6 +111,39 @@ def features(text: str, number: Number, sentence: tuple[int, int], spans: Sequen
         if span.start < number.end and number.start < span.end:
             out.append("inside_entity")
     return out
+
+
+def states_score(text: str, number: Number, sentence: tuple[int, int], spans: Sequence[Span]) -> bool:
+    """Whether the sentence states ``number`` as a value reached: a score verb among the eight
+    words before it ("achieves a pass@1 of 75%") or a metric right before ("top-1 accuracy of
+    82.2%") or after it ("82.2% top-1 accuracy"), and no word of comparison between the verb
+    and the number or right after it ("achieves a gain of 12%", "3% higher accuracy"). A factor
+    ("3x") or a signed value ("+2.1") is never a score.
+
+    >>> from paperkg.extract.results.grammar import find_numbers
+    >>> t = "GPT-4 achieves a pass@1 of 75% while ours is 3% higher."
+    >>> [states_score(t, n, (0, len(t)), []) for n in find_numbers(t)[1:]]
+    [True, False]
+    """
+    if number.unit == "x" or number.text.lstrip("$\\(").startswith(("+", "-", "\u2212")):
+        return False
+    before = words(text[max(sentence[0], number.start - 80):number.start])[-8:]
+    after = words(text[number.end:min(sentence[1], number.end + 40)])[:3]
+    if GAIN_AFTER & set(after):
+        return False
+    verb = max((i for i, w in enumerate(before) if w in SCORE_VERBS), default=None)
+    if verb is not None:
+        return not (GAIN_WORDS | GAIN_AFTER | {"only"}) & set(before[verb + 1:])
+    if (GAIN_WORDS | GAIN_AFTER | {"only"}) & set(before[-4:]):
+        return False
+    for span in spans:
+        if span.type == "Metric" and sentence[0] <= span.start and span.end <= sentence[1]:
+            gap_before = text[span.end:number.start]
+            if span.end <= number.start and len(gap_before) <= 8 and words(gap_before) in (["of"], ["is"], ["at"]):
+                return True
+            if span.start >= number.end and span.start - number.end <= 2:
+                return True
+    return False
 
 
 def _in(span: Span, sentence: tuple[int, int]) -> bool:
