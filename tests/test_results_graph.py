@@ -13,7 +13,7 @@ import pytest
 
 import paperkg
 from paperkg.extract.read.gold import read_paper_gold
-from paperkg.extract.results.cues import Span, bind_slots, main_entities, sentence_spans
+from paperkg.extract.results.cues import Span, bind_slots, main_entities, places_of, sentence_spans
 from paperkg.extract.results.direction import metric_direction
 from paperkg.extract.results.grammar import find_numbers
 from paperkg.graph.build import add_result_edges
@@ -55,8 +55,8 @@ def test_the_slot_cues_bind_the_annotated_entities_of_real_sentences(train_gold)
                  if any(x.start < g.end and g.start < x.end for x in numbers)]
         for sentence in sentence_spans(text):
             here = [(g, x) for g, x in golds if sentence[0] <= x.start < sentence[1]]
-            for order, (gold, number) in enumerate(here):
-                slots = bind_slots(number, order, sentence, spans, [x for _, x in here], main_entities(spans))
+            for (gold, number), places in zip(here, places_of(text, sentence, [x for _, x in here])):
+                slots = bind_slots(number, places, spans, main_entities(spans))
                 n += 1
                 for slot in ("metric", "dataset", "method"):
                     right[slot] += slots[slot] == getattr(gold, slot)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
-from paperkg.extract.results.cues import Span, bind_slots, features, main_entities, sentence_spans, states_score
+from paperkg.extract.results.cues import Span, bind_slots, features, main_entities, places_of, sentence_spans, states_score
 from paperkg.extract.results.grammar import Number, find_numbers
 
 from paperkg.errors import ExtractionError
@@ -158,14 +158,13 @@ def find_results(abstract: str, entities: Sequence[PaperEntity], model: ResultMo
     results = []
     for sentence, kept in by_sentence.items():
         here = [s for s in _in_sentence(spans, span_starts, sentence) if s.end <= sentence[1]]
-        same = [c.number for c in kept]
-        for order, candidate in enumerate(kept):
-            slots = bind_slots(candidate.number, order, sentence, here, same, main)
+        for candidate, places in zip(kept, places_of(abstract, sentence, [c.number for c in kept])):
+            n = candidate.number
+            slots = bind_slots(n, places, here, main)
             # The learned kind scorer saw few scores (one result in four on train) and calls
             # most percentages gains; a sentence that states the value reached overrides it.
             gain = model.gain.probability(candidate.features) >= model.gain.threshold \
-                and not states_score(abstract, candidate.number, sentence, here)
-            n = candidate.number
+                and not states_score(abstract, n, sentence, here)
             results.append(Result(start=n.start, end=n.end, text=n.text, number=n.number, unit=n.unit,
                                   kind="gain" if gain else "score", evidence=abstract[slice(*sentence)],
                                   upper=n.upper, **slots))
