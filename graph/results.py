@@ -54,8 +54,9 @@ def _order(row: dict) -> tuple:
 
 def leaderboard(graph: nx.DiGraph, dataset: str, metric: str | None = None, task: str | None = None,
                 k: int = 50) -> list[dict]:
-    """The scores reported on a Dataset or Benchmark (name, key, alias or acronym), optionally
-    for one metric and one task: by metric key (results without a metric last), best first
+    """The scores reported on a Dataset or Benchmark, optionally for one metric and one task
+    (each a normalized key or alias key, as the query runner passes them; ``kg.leaderboard``
+    takes names): by metric key (results without a metric last), best first
     where the direction is known, then paper id and place in the abstract.
 
     No rows when the dataset, the metric or the task is unknown, or the entity is not a Dataset
@@ -82,7 +83,8 @@ def leaderboard(graph: nx.DiGraph, dataset: str, metric: str | None = None, task
 
 
 def method_results(graph: nx.DiGraph, method: str, k: int = 50) -> list[dict]:
-    """Every result whose method slot is the given entity (scores and gains), by paper id and
+    """Every result whose method slot is the given entity (a normalized key or alias key; scores
+    and gains), by paper id and
     place in the abstract; no rows for an unknown entity."""
     node = entity_for_key(graph, method)
     if node is None:

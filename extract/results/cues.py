@@ -8,7 +8,7 @@ real sentences.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from paperkg.extract.results.grammar import Number
@@ -115,13 +115,16 @@ def _distance(span: Span, number: Number) -> int:
 
 
 def bind_slots(number: Number, order: int, sentence: tuple[int, int], spans: Sequence[Span],
-               sentence_numbers: Sequence[Number], main: str | None) -> dict[str, str | None]:
+               sentence_numbers: Sequence[Number], main: Mapping[str, str | None]) -> dict[str, str | None]:
     """The entity key of each slot (metric, dataset, method, task) for the ``order``-th result
     of its sentence, or None. ``spans`` are the paper's mentions (those of the sentence are
-    enough), ``main`` the paper's :func:`main_method`, found once per paper.
+    enough), ``main`` the paper's :func:`main_entities`, found once per paper.
 
     * metric, dataset, task: the nearest mention of that type in the sentence; with as many
       mentions as results ("by 7% and 11% on A and B, respectively") the one of the same rank;
+    * a task not named in the sentence is the paper's main task (the guideline binds the task
+      the paper addresses); metric and dataset are not (on train, the paper's main one was
+      wrong more often than right);
     * method: the nearest proposed method named in the sentence, else the paper's main proposed
       method (the paper's own, as the guideline says), else None.
 
@@ -130,14 +133,14 @@ def bind_slots(number: Number, order: int, sentence: tuple[int, int], spans: Seq
     >>> ns = find_numbers(t)
     >>> spans = [Span(0, 4, "Method", "palm", "proposed"), Span(14, 19, "Metric", "auroc", "used"),
     ...          Span(37, 46, "Dataset", "cifar 100", "used"), Span(65, 69, "Dataset", "svhn", "used")]
-    >>> [bind_slots(n, i, (0, len(t)), spans, ns, main_method(spans))["dataset"] for i, n in enumerate(ns)]
+    >>> [bind_slots(n, i, (0, len(t)), spans, ns, main_entities(spans))["dataset"] for i, n in enumerate(ns)]
     ['cifar 100', 'svhn']
     """
     slots: dict[str, str | None] = {}
     for slot, types in SLOT_TYPES.items():
         here = [s for s in spans if s.type in types and _in(s, sentence)]
         if slot == "method":
-            slots[slot] = _method(number, here, main)
+            slots[slot] = _method(number, here, main.get("method"))
             continue
         distinct = list(dict.fromkeys(s.key for s in sorted(here, key=lambda s: s.start)))
         if len(distinct) > 1 and len(distinct) == len(sentence_numbers):
@@ -145,8 +148,7 @@ def bind_slots(number: Number, order: int, sentence: tuple[int, int], spans: Seq
         elif here:
             slots[slot] = min(here, key=lambda s: (_distance(s, number), s.start)).key
         else:
-            # Not the paper's main one: on train that was wrong more often than right.
-            slots[slot] = None
+            slots[slot] = main.get(slot)
     return slots
 
 
@@ -157,10 +159,17 @@ def _method(number: Number, here: Sequence[Span], main: str | None) -> str | Non
     return main
 
 
-def main_method(spans: Sequence[Span]) -> str | None:
-    """The paper's main proposed method: the most mentioned, then the first."""
+def _most_mentioned(spans: Sequence[Span], type: str, roles: Collection[str]) -> str | None:
+    """The key of the most mentioned entity of ``type`` with one of ``roles``, then the first."""
     counts: dict[str, list] = {}
     for s in spans:
-        if s.type == "Method" and s.role == "proposed":
+        if s.type == type and s.role in roles:
             counts.setdefault(s.key, [0, s.start])[0] -= 1
     return min(counts, key=lambda k: counts[k]) if counts else None
+
+
+def main_entities(spans: Sequence[Span]) -> dict[str, str | None]:
+    """The paper's defaults for slots its sentence leaves empty: ``method``, its main proposed
+    method, and ``task``, its main task (proposed or used, not only mentioned)."""
+    return {"method": _most_mentioned(spans, "Method", ("proposed",)),
+            "task": _most_mentioned(spans, "Task", ("proposed", "used"))}

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
-from paperkg.extract.results.cues import Span, bind_slots, features, main_method, sentence_spans
+from paperkg.extract.results.cues import Span, bind_slots, features, main_entities, sentence_spans
 from paperkg.extract.results.grammar import Number, find_numbers
 
 from paperkg.errors import ExtractionError
@@ -138,7 +138,7 @@ def find_results(abstract: str, entities: Sequence[PaperEntity], model: ResultMo
     for candidate in found:
         if model.result.probability(candidate.features) >= model.result.threshold:
             by_sentence.setdefault(candidate.sentence, []).append(candidate)
-    main, span_starts = main_method(spans), [s.start for s in spans]
+    main, span_starts = main_entities(spans), [s.start for s in spans]
     results = []
     for sentence, kept in by_sentence.items():
         here = [s for s in _in_sentence(spans, span_starts, sentence) if s.end <= sentence[1]]
