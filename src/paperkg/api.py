@@ -10,11 +10,13 @@
 
 from __future__ import annotations
 
+import resource
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import networkx as nx
 
@@ -58,11 +60,27 @@ class BuildStats:
     stages: tuple[tuple[str, float, float, float], ...]
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 @contextmanager
-def _timed(stages: list, name: str) -> Iterator[None]:
-    wall, cpu = time.perf_counter(), time.process_time()
+def timed(stages: list, name: str, echo: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Time one stage into ``stages``; with ``echo``, also say what it cost when it ends (the
+    CPU of worker processes that ended within it counted apart)."""
+    wall, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
     yield
     stages.append((name, time.perf_counter() - wall, time.process_time() - cpu, wall))
+    if echo is not None:
+        workers = _children_cpu() - children
+        echo(f"stage {name}: {stages[-1][1]:.1f} s, CPU {stages[-1][2]:.1f} s"
+             + (f" + {workers:.1f} s in workers" if workers >= 0.05 else ""))
+
+
+def stage_line(line: str) -> None:
+    """Print a stage's cost line to stderr (what ``progress=True`` does after each stage)."""
+    print(line, file=sys.stderr, flush=True)
 
 
 @dataclass
@@ -283,13 +301,14 @@ def build(
     says how many papers were extracted and reused, and what each stage cost.
     """
     stages: list[tuple[str, float, float]] = []
-    with _timed(stages, "read"):
+    echo = stage_line if progress else None
+    with timed(stages, "read", echo):
         read = read_papers(paths, max_chars=max_chars)
     spill = Spill()
     with extracted(read.papers, use_model=use_model, n_process=n_process, engine=engine, scheduler=scheduler,
-                   progress=progress, store=store, stage=lambda name: _timed(stages, name)) as (stats, resolved):
+                   progress=progress, store=store, stage=lambda name: timed(stages, name, echo)) as (stats, resolved):
         # The records are made (and spilled to disk) as the graph takes them, in its "graph" step.
-        graph = build_graph(spill.tee(resolved.extractions), top_k=top_k, stage=lambda name: _timed(stages, name))
+        graph = build_graph(spill.tee(resolved.extractions), top_k=top_k, stage=lambda name: timed(stages, name, echo))
     return KnowledgeGraph(graph=graph, report=read.report(), extractions=spill, resolution=tuple(resolved.report),
                           build_stats=BuildStats(extraction=stats, stages=tuple(stages)))
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 import paperkg
+from paperkg.api import stage_line, timed
 from paperkg.errors import PaperKGError
 from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, MAX_MAX_CHARS
 from paperkg.paths import check_output_dir, check_output_file
@@ -130,7 +131,8 @@ def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_
     check_output_dir(out_dir)
     kg = paperkg.build(inputs, top_k=top_k, n_process=n_process, use_model=not no_model, max_chars=max_chars,
                        progress=progress, store=store or out_dir / STORE_NAME, engine=engine, scheduler=scheduler)
-    written = kg.export(out_dir, html=html)
+    with timed([], "export", stage_line if progress else None):
+        written = kg.export(out_dir, html=html)
     _print_report(kg.report)
     click.echo(kg.build_stats.extraction.describe(), err=True)
     counts = kg.stats(top=0)["counts"]
