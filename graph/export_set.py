@@ -150,8 +150,9 @@ def _roll_forward(out: Path, files: list[str] | None = None, stale: list[str] | 
         files = _honoured(out, manifest.get("files") if isinstance(manifest, dict) else None, commit / MANIFEST)
         stale = _honoured(out, _load(commit / _REMOVE), commit / _REMOVE) if (commit / _REMOVE).exists() else []
     for name in files:
-        if (commit / name).exists():
-            os.replace(commit / name, out / name)
+        source = commit / name
+        if source.is_file() and not source.is_symlink():  # what we stage; a planted folder or link stays
+            os.replace(source, out / name)
     for name in stale or ():
         with contextlib.suppress(FileNotFoundError):
             (out / name).unlink()

@@ -153,6 +153,10 @@ def test_a_planted_commit_record_deletes_and_moves_nothing_outside_the_folder(kg
     # A name that climbs out of the commit folder and then out of the output folder: moved away before.
     manifest = json.loads((commit / MANIFEST).read_text())
     manifest["files"]["../../home/thesis.tex"] = {"bytes": 1, "sha256": "0" * 64}
+    # A folder in the record under a name of ours, where the output folder holds that file: not moved.
+    manifest["files"]["explorer.html"] = {"bytes": 1, "sha256": "0" * 64}
+    (commit / "explorer.html").mkdir()
+    (out / "explorer.html").write_text("a page")
     (commit / MANIFEST).write_text(json.dumps(manifest))
     kg.export(out, html=False)
     assert_intact({**files, out / "notes.txt": "the user's own file"})
