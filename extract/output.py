@@ -5,7 +5,15 @@ One line per paper, in input order::
     {"paper_id": "...", "title": "... or null", "entities": [
       {"name": "canonical name", "type": "Method|Dataset|Benchmark|Task|Metric",
        "role": "proposed|used|mentioned",
-       "mentions": [{"start": 0, "end": 0, "text": "..."}]}]}
+       "mentions": [{"start": 0, "end": 0, "text": "..."}]}],
+     "results": [
+      {"value": {"start": 0, "end": 0, "text": "76.2%"}, "number": 76.2, "upper": null,
+       "unit": "%|x|points|absolute", "kind": "score|gain",
+       "metric": "key or null", "dataset": "key or null", "method": "key or null",
+       "task": "key or null", "evidence": "the sentence"}]}
+
+A result's slots are the ``key`` of one of the same record's entities (or null); ``upper`` is
+the high end of a range ("2-3x"), else null. Results are in text order.
 
 Extra fields (``label``; an entity's ``key``, ``evidence``, ``pwc_id``, ``codesota_id``,
 ``area`` and ``record_url``; a mention's ``role`` and ``nested``) are additions. Each entity
@@ -22,7 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from paperkg.atomic import REPLACE, atomic_open
-from paperkg.types import Extraction
+from paperkg.types import RESULT_EDGES, RESULT_SLOTS, Extraction, Result
 
 
 def extraction_record(extraction: Extraction) -> dict:
@@ -49,7 +57,15 @@ def extraction_record(extraction: Extraction) -> dict:
             }
             for entity in extraction.entities
         ],
+        "results": [result_record(r) for r in extraction.results],
     }
+
+
+def result_record(result: Result) -> dict:
+    """The JSON object for one result (the ``results`` items of the contract)."""
+    return {"value": {"start": result.start, "end": result.end, "text": result.text}, "number": result.number,
+            "upper": result.upper, "unit": result.unit, "kind": result.kind,
+            **{slot: getattr(result, slot) for slot in RESULT_SLOTS}, "evidence": result.evidence}
 
 
 def graph_records(graph: Any) -> Iterator[dict]:
@@ -79,7 +95,16 @@ def graph_records(graph: Any) -> Iterator[dict]:
                 "mentions": [{"start": m[0], "end": m[1], "text": m[2]} for m in data.get("mentions") or []],
             })
         yield {"paper_id": attrs.get("paper_id"), "title": attrs.get("title"), "label": attrs.get("label"),
-               "entities": entities}
+               "entities": entities, "results": [_graph_result(graph, r) for _, r, kind in graph.out_edges(node, data="kind") if kind == "REPORTS"]}
+
+
+def _graph_result(graph: Any, node: str) -> dict:
+    attrs = graph.nodes[node]
+    by_kind = {data["kind"]: graph.nodes[target]["key"] for _, target, data in graph.out_edges(node, data=True)}
+    slots = {slot: by_kind.get(kind) for slot, kind in RESULT_EDGES.items()}
+    return result_record(Result(start=attrs["start"], end=attrs["end"], text=attrs["value"], number=attrs["number"],
+                                unit=attrs["unit"], kind=attrs["result_kind"], evidence=attrs.get("evidence") or "",
+                                upper=attrs.get("upper"), **slots))
 
 
 def write_mentions_jsonl(extractions: Iterable[Extraction], path: str | Path) -> Path:

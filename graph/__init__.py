@@ -16,6 +16,12 @@ Nodes
                            with Code method slug or None), codesota_id (CodeSOTA id, e.g.
                            "datasets/42", or None), area (str or None), record_url (URL of the
                            archived PwC / CodeSOTA record or None), paper_count (int)
+  ``"result:<paper_id>:<i>"`` kind="Result", paper_id, index (i: its place among the paper's
+                           results, text order), value (the text as written), start, end
+                           (abstract offsets), number (float), upper (float | None: a range's
+                           high end), unit ("%" | "x" | "points" | "absolute"), result_kind
+                           ("score" | "gain"), evidence (the sentence), direction ("higher" |
+                           "lower" | None: which way its metric is better, from the metric's name)
 
 Edges
   paper -> entity          kind="HAS", role ("proposed" | "used" | "mentioned"), count (int: the
@@ -28,4 +34,10 @@ Edges
                            ``{"key", "name", "type", "papers": int, "contribution": float}``),
                            reason (one line: ``shared: MuJoCo (benchmark, 15 papers), ...``);
                            stored once, from the smaller node id to the larger
+  paper -> result          kind="REPORTS"
+  result -> entity         kind="ON_DATASET" | "MEASURED_BY" | "ACHIEVED_BY" | "FOR_TASK": the
+                           result's dataset, metric, method and task slot (each at most once)
+  entity -> entity         kind="EVALUATED_ON" (Method -> Dataset/Benchmark), "ADDRESSES"
+                           (Method -> Task), "MEASURED_BY" (Task -> Metric): derived from the
+                           results that hold both, count (int: how many)
 """

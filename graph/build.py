@@ -10,12 +10,19 @@ import networkx as nx
 
 from paperkg.extract.nlp.normalize import normalize_key
 from paperkg.extract.resolve.canonical import MAX_ALIASES, display_form
+from paperkg.extract.results.direction import metric_direction
 from paperkg.graph.communities import add_communities
 from paperkg.graph.linking import add_links
-from paperkg.types import Extraction
+from paperkg.types import RESULT_EDGES, Extraction, Result
 
 PAPER_PREFIX = "paper:"
 ENTITY_PREFIX = "entity:"
+RESULT_PREFIX = "result:"
+
+#: Entity-entity edges derived from results: (kind, source slot, target slot); each edge's
+#: ``count`` is the number of results that hold both.
+DERIVED_EDGES: tuple[tuple[str, str, str], ...] = (
+    ("EVALUATED_ON", "method", "dataset"), ("ADDRESSES", "method", "task"), ("MEASURED_BY", "task", "metric"))
 
 
 def paper_node(paper_id: str) -> str:
@@ -24,6 +31,11 @@ def paper_node(paper_id: str) -> str:
 
 def entity_node(key: str) -> str:
     return ENTITY_PREFIX + key
+
+
+def result_node(paper_id: str, index: int) -> str:
+    """A result's node id: its paper and its place among the paper's results (text order)."""
+    return f"{RESULT_PREFIX}{paper_id}:{index}"
 
 
 def build_graph(extractions: Iterable[Extraction], *, top_k: int = 20,
@@ -47,7 +59,7 @@ def build_graph(extractions: Iterable[Extraction], *, top_k: int = 20,
     """
     stage = stage or (lambda name: nullcontext())
     with stage("graph"):
-        graph = add_extractions(nx.DiGraph(paperkg_schema=1), extractions)
+        graph = add_result_edges(add_extractions(nx.DiGraph(paperkg_schema=1), extractions))
     with stage("link"):
         graph = add_links(graph, top_k=top_k, copy=False)
     with stage("communities"):
@@ -104,6 +116,8 @@ def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.
                 evidence_offset=max(evidence_offset, 0) if evidence_offset >= 0 else first.start,
                 mentions=[[m.start, m.end, m.text] for m in entity.mentions],
             )
+        for index, result in enumerate(extraction.results):
+            add_result(graph, paper.id, index, result)
     for key, found in forms.items():
         attrs = graph.nodes[entity_node(key)]
         added = sorted(f for f in found if f != names[key])[:MAX_ALIASES]
@@ -113,6 +127,66 @@ def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.
         if attrs["kind"] == "Entity":
             attrs["paper_count"] = sum(1 for source in graph.predecessors(node) if graph.nodes[source]["kind"] == "Paper")
     return graph
+
+
+def add_result(graph: nx.DiGraph, paper_id: str, index: int, result: Result) -> str:
+    """Add one result of a paper (whose node and entities are in ``graph``): its node, the
+    paper's ``REPORTS`` edge to it and an edge to the entity of each filled slot. A slot naming
+    an entity the graph lacks gets no edge (it cannot happen for the build's own records)."""
+    node = result_node(paper_id, index)
+    graph.add_node(node, kind="Result", paper_id=paper_id, index=index, value=result.text, start=result.start,
+                   end=result.end, number=result.number, upper=result.upper, unit=result.unit,
+                   result_kind=result.kind, evidence=result.evidence, direction=None)
+    graph.add_edge(paper_node(paper_id), node, kind="REPORTS")
+    for slot, kind in RESULT_EDGES.items():
+        key = getattr(result, slot)
+        if key is not None and entity_node(key) in graph:
+            graph.add_edge(node, entity_node(key), kind=kind)
+            if slot == "metric":
+                graph.nodes[node]["direction"] = metric_direction(graph.nodes[entity_node(key)]["name"])
+    return node
+
+
+def result_slots(graph: nx.DiGraph, node: str) -> dict[str, str | None]:
+    """A Result node's slots as entity node ids (None where empty), read from its edges."""
+    by_kind = {data["kind"]: target for _, target, data in graph.out_edges(node, data=True)}
+    return {slot: by_kind.get(kind) for slot, kind in RESULT_EDGES.items()}
+
+
+def add_result_edges(graph: nx.DiGraph) -> nx.DiGraph:
+    """(Re)compute the entity-entity edges of :data:`DERIVED_EDGES` from every Result node, in
+    place: a Method ``EVALUATED_ON`` the Dataset of one of its results, ``ADDRESSES`` its Task,
+    a Task ``MEASURED_BY`` its Metric, each with the ``count`` of results behind it.
+
+    >>> from paperkg.types import Paper, PaperEntity, Mention
+    >>> def ent(key, type):
+    ...     m = Mention(0, 1, key, type, key, "used", "s")
+    ...     return PaperEntity(key, key, type, "used", (m,), "s")
+    >>> r = Result(0, 3, "76%", 76.0, "%", "score", "acc", "imagenet", "vit", None, "s")
+    >>> x = Extraction(Paper("a", "s"), "a", (ent("acc", "Metric"), ent("imagenet", "Dataset"), ent("vit", "Method")), (r,))
+    >>> g = add_result_edges(add_extractions(nx.DiGraph(), [x]))
+    >>> g.edges["entity:vit", "entity:imagenet"], result_slots(g, "result:a:0")["dataset"]
+    ({'kind': 'EVALUATED_ON', 'count': 1}, 'entity:imagenet')
+    """
+    derived = {kind for kind, _, _ in DERIVED_EDGES}
+    stale = [(u, v) for u, v, kind in graph.edges(data="kind")
+             if kind in derived and graph.nodes[u].get("kind") == "Entity"]
+    graph.remove_edges_from(stale)
+    counts: dict[tuple[str, str, str], int] = defaultdict(int)
+    for node, kind in graph.nodes(data="kind"):
+        if kind == "Result":
+            slots = result_slots(graph, node)
+            for edge_kind, source, target in DERIVED_EDGES:
+                if slots[source] and slots[target]:
+                    counts[edge_kind, slots[source], slots[target]] += 1
+    for (kind, source, target), count in sorted(counts.items()):
+        graph.add_edge(source, target, kind=kind, count=count)
+    return graph
+
+
+def result_nodes(graph: nx.DiGraph, paper: str) -> list[str]:
+    """The paper's Result nodes, in text order."""
+    return [target for _, target, kind in graph.out_edges(paper, data="kind") if kind == "REPORTS"]
 
 
 def alias_keys(key: str, aliases: Iterable[str], known: Iterable[str] = ()) -> list[str]:

@@ -146,7 +146,11 @@ def _replace_surrogates(data, path: Path):
 
 
 #: The attributes every reader of a graph relies on, per node and edge kind (schema in paperkg.graph).
-_REQUIRED = {"Paper": ("paper_id",), "Entity": ("key", "type", "name"), "HAS": ("role",), "RELATED_TO": ("weight",)}
+_REQUIRED = {"Paper": ("paper_id",), "Entity": ("key", "type", "name"),
+             "Result": ("paper_id", "value", "number", "unit", "result_kind"),
+             "HAS": ("role",), "RELATED_TO": ("weight",), "REPORTS": (), "ON_DATASET": (), "MEASURED_BY": (),
+             "ACHIEVED_BY": (), "FOR_TASK": (), "EVALUATED_ON": ("count",), "ADDRESSES": ("count",)}
+_NODE_KINDS = ("Paper", "Entity", "Result")
 
 
 def _schema_problem(data: dict) -> str | None:
@@ -158,16 +162,16 @@ def _schema_problem(data: dict) -> str | None:
     ids = set()
     for index, node in enumerate(data["nodes"]):
         kind = node.get("kind")
-        if "id" not in node or kind not in ("Paper", "Entity"):
-            return f"node {index} has no 'id' or no kind Paper/Entity"
+        if "id" not in node or kind not in _NODE_KINDS:
+            return f"node {index} has no 'id' or no kind {'/'.join(_NODE_KINDS)}"
         missing = [name for name in _REQUIRED[kind] if name not in node]
         if missing:
             return f"node {node['id']!r} lacks {', '.join(missing)}"
         ids.add(node["id"])
     for index, edge in enumerate(data["edges"]):
         kind = edge.get("kind")
-        if edge.get("source") not in ids or edge.get("target") not in ids or kind not in ("HAS", "RELATED_TO"):
-            return f"edge {index} has an unknown source or target, or no kind HAS/RELATED_TO"
+        if edge.get("source") not in ids or edge.get("target") not in ids or kind not in _REQUIRED or kind in _NODE_KINDS:
+            return f"edge {index} has an unknown source or target, or no edge kind of the schema"
         missing = [name for name in _REQUIRED[kind] if name not in edge]
         if missing:
             return f"edge {index} lacks {', '.join(missing)}"

@@ -20,7 +20,7 @@ from typing import Any, Callable, Mapping
 
 import networkx as nx
 
-from paperkg.graph import analytics
+from paperkg.graph import analytics, results
 from paperkg.graph.build import ENTITY_PREFIX, PAPER_PREFIX, entity_nodes
 from paperkg.graph.communities import community_of
 from paperkg.types import ENTITY_TYPES
@@ -198,6 +198,21 @@ def most_linked_papers(graph: nx.DiGraph, k: int = 10) -> list[dict]:
             for r in analytics.most_linked_papers(graph, k=k)]
 
 
+def _columns(rows: list[dict], columns: tuple[str, ...]) -> list[dict]:
+    return [{c: row[c] for c in columns} for row in rows]
+
+
+def leaderboard(graph: nx.DiGraph, dataset: str, metric: str | None = None, task: str | None = None,
+                k: int = 50) -> list[dict]:
+    return _columns(results.leaderboard(graph, dataset, metric=metric, task=task, k=k),
+                    ("metric", "method", "value", "number", "unit", "direction", "task", "paper_id", "label", "evidence"))
+
+
+def results_for(graph: nx.DiGraph, method: str, k: int = 50) -> list[dict]:
+    return _columns(results.method_results(graph, method, k=k),
+                    ("paper_id", "label", "value", "number", "unit", "kind", "metric", "dataset", "task", "evidence"))
+
+
 #: Query name -> its NetworkX implementation (the keys are exactly the ``.cypher`` names).
 NAMED_QUERIES: dict[str, Callable[..., list[dict]]] = {
     "top_entities": top_entities,
@@ -211,6 +226,8 @@ NAMED_QUERIES: dict[str, Callable[..., list[dict]]] = {
     "proposed_by": proposed_by,
     "bridge_entities": bridge_entities,
     "most_linked_papers": most_linked_papers,
+    "leaderboard": leaderboard,
+    "results_for": results_for,
 }
 
 

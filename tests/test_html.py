@@ -709,3 +709,135 @@ def test_a_failing_page_writes_none(graph, tmp_path, monkeypatch):
         kghtml.write_html(graph, site, title="second")
     assert {p.name: p.read_bytes() for p in site.glob("*.html")} == pages and verify(site) == []
     assert not list(site.glob(STAGING_PREFIX + "*"))
+
+
+# ------------------------------------------------------------------------------ results and leaderboards
+
+#: ICML 2024 papers whose abstracts report results: FID scores on CIFAR-10 by three methods
+#: (a leaderboard with a known direction), a score on CelebA, ImageNet accuracy, and gains.
+RESULT_PAPERS = ("k5ncz7TIPX", "dMhF96PfQi", "pktvuR7b5v", "6aKwVmHQI1", "HQtTg1try7")
+HOSTILE_PAPER = "dMhF96PfQi"
+HOSTILE_EVIDENCE = "We reach </script><script>alert(1)</script> " + XSS_IMG + " on it & more \u2028."
+
+
+def build_results_graph(shared: Path, use_model: bool, folder: Path) -> nx.DiGraph:
+    """:data:`RESULT_PAPERS` from ``corpus/icml2024.jsonl``, built by ``paperkg.build``."""
+    import paperkg
+
+    lines = [line for line in (shared / "corpus" / "icml2024.jsonl").open(encoding="utf-8")
+             if json.loads(line)["id"] in RESULT_PAPERS]
+    assert len(lines) == len(RESULT_PAPERS)
+    path = folder / "results.jsonl"
+    path.write_text("".join(lines), encoding="utf-8")
+    return paperkg.build([path], use_model=use_model, progress=False).graph
+
+
+def add_hostile_result(g: nx.DiGraph) -> str:
+    """Adds to ``g`` in place (pass a copy) a score of HOSTILE_PAPER whose value is a script
+    payload, with the slots of the paper's first result (so it tops that dataset's leaderboard:
+    0.5 is the best FID), and whose evidence would break out of the data script."""
+    from paperkg.graph.build import add_result, result_nodes, result_slots
+    from paperkg.types import Result
+
+    paper = "paper:" + HOSTILE_PAPER
+    first = result_nodes(g, paper)[0]
+    keys = {slot: g.nodes[n]["key"] if n else None for slot, n in result_slots(g, first).items()}
+    result = Result(0, len(XSS_IMG), XSS_IMG, 0.5, "absolute", "score", keys["metric"], keys["dataset"],
+                    keys["method"], keys["task"], HOSTILE_EVIDENCE)
+    return add_result(g, HOSTILE_PAPER, len(result_nodes(g, paper)), result)
+
+
+@pytest.fixture(scope="module")
+def results_graph(shared_data, use_model, tmp_path_factory) -> nx.DiGraph:
+    return build_results_graph(shared_data, use_model, tmp_path_factory.mktemp("results"))
+
+
+def _results_by_node(g: nx.DiGraph, data: dict) -> dict[str, list]:
+    """Result node id -> its payload row (the rows name their paper and place, as the graph)."""
+    from paperkg.graph.build import result_nodes
+
+    ids = [p["i"] for p in data["papers"]]
+    expected = [r for p in ids for r in result_nodes(g, p)]
+    assert len(data["results"]) == len(expected)
+    return dict(zip(expected, data["results"]))
+
+
+def test_results_reach_the_payload_with_their_value_marked(results_graph):
+    from paperkg.graph.build import result_slots
+
+    g = results_graph
+    data = kghtml.explorer_data(g)
+    ids = [p["i"] for p in data["papers"]] + [e["i"] for e in data["entities"]]
+    rows = _results_by_node(g, data)
+    assert len(rows) >= 10 and data["meta"]["stats"]["results"] == len(rows)
+    assert data["meta"]["resultKinds"] == ["score", "gain"]
+    marked = 0
+    for node, row in rows.items():
+        attrs = g.nodes[node]
+        paper, kind, value, *slots = row[:7]
+        assert ids[paper] == "paper:" + attrs["paper_id"] and value == attrs["value"]
+        assert data["meta"]["resultKinds"][kind] == attrs["result_kind"]
+        expected = result_slots(g, node)
+        assert [ids[u] if u >= 0 else None for u in slots] == [expected[s] for s in ("dataset", "metric", "method", "task")]
+        assert data["sentences"][row[7]] == attrs["evidence"]
+        if len(row) > 8:
+            assert _utf16_slice(attrs["evidence"], *row[8]) == value
+            marked += 1
+    assert marked == len(rows)  # every real result's value sits in its sentence
+    # the sentences are shared with the entities' evidence, not shipped twice
+    assert len(data["sentences"]) == len(set(data["sentences"]))
+    # compact: a few dozen bytes a result (the sentences are counted once, above)
+    size = len(kghtml.json_for_script(data["results"])) + len(kghtml.json_for_script(data["boards"]))
+    assert size < 120 * len(rows), size
+    # a graph without results ships empty arrays
+    plain = kghtml.explorer_data(make_graph(12, 10, nasty=False))
+    assert plain["results"] == [] and plain["boards"] == [] and plain["meta"]["stats"]["results"] == 0
+
+
+def test_boards_are_the_leaderboards_grouped_by_metric(results_graph):
+    from paperkg.graph.results import leaderboard
+
+    g = results_graph
+    data = kghtml.explorer_data(g)
+    ids = [p["i"] for p in data["papers"]] + [e["i"] for e in data["entities"]]
+    rows = _results_by_node(g, data)
+    row_index = {node: k for k, node in enumerate(rows)}
+    boards = {ids[u]: groups for u, groups in data["boards"]}
+    datasets = [n for n, d in g.nodes(data=True) if d.get("kind") == "Entity" and d["type"] in ("Dataset", "Benchmark")]
+    for node in datasets:
+        expected = leaderboard(g, g.nodes[node]["key"], k=10_000)
+        if not expected:
+            assert node not in boards
+            continue
+        flat = [k for _metric, _direction, ks in boards[node] for k in ks]
+        assert flat == [row_index[f"result:{r['paper_id']}:{r['index']}"] for r in expected]
+        for metric, direction, ks in boards[node]:
+            assert {data["results"][k][4] for k in ks} == {metric}
+            assert {r["direction"] for r in expected if r["metric_key"] == (ids[metric][7:] if metric >= 0 else None)} \
+                == {{1: "higher", -1: "lower", 0: None}[direction]}
+    # CIFAR-10 by FID: lower is better, best first, three methods of three papers
+    cifar = next(groups for node, groups in boards.items() if g.nodes[node]["name"] == "CIFAR-10")
+    metric, direction, ks = next(group for group in cifar if group[0] >= 0 and "fréchet" in ids[group[0]])
+    numbers = [g.nodes[node]["number"] for node in rows if row_index[node] in ks]
+    values = [float(data["results"][k][2]) for k in ks]
+    assert direction == -1 and len(ks) >= 3 and values == sorted(numbers)
+    assert len({data["results"][k][0] for k in ks}) == 3
+
+
+def test_hostile_result_strings_stay_data(results_graph, tmp_path, monkeypatch):
+    g = results_graph.copy()
+    node = add_hostile_result(g)
+    page = kghtml.render_html(g)
+    template = _template_part(page)
+    assert "<img" not in template and "onerror" not in template and "alert(1)" not in template
+    block = _data_block(page)
+    assert "<" not in block and ">" not in block and "&" not in block and "\u2028" not in block
+    assert len(re.findall(r"(?i)</script", page)) == 3
+    data = json.loads(block)
+    row = _results_by_node(g, data)[node]
+    assert row[2] == XSS_IMG and data["sentences"][row[7]] == HOSTILE_EVIDENCE
+    assert _utf16_slice(HOSTILE_EVIDENCE, *row[8]) == XSS_IMG  # found by its text: offsets are elsewhere
+    # and it tops its dataset's board (the best FID), where the page will show it as text
+    k = list(_results_by_node(g, data)).index(node)
+    assert any(groups[0][2][0] == k for _u, groups in data["boards"])
+    check_streamed_pages(g, tmp_path, monkeypatch)

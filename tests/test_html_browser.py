@@ -36,6 +36,7 @@ make_graph = _helpers.make_graph
 NASTY_NAMES = _helpers.NASTY_NAMES
 NASTY_TITLE = _helpers.NASTY_TITLE
 XSS_IMG = _helpers.XSS_IMG
+HOSTILE_EVIDENCE = _helpers.HOSTILE_EVIDENCE
 
 
 def _unavailable(reason: str):
@@ -759,4 +760,124 @@ def test_icml2024_topic_map(shared_data, tmp_path, open_page):
     page.page.wait_for_selector("#suggestions li[role=option]")
     page.page.keyboard.press("Enter")
     assert page.panel_node() is not None
+    page.check_clean()
+
+
+# ------------------------------------------------------------------------------ results and leaderboards
+
+
+@pytest.fixture(scope="module")
+def results_site(shared_data, use_model, tmp_path_factory):
+    """Real ICML 2024 abstracts that report results (test_html.RESULT_PAPERS), built by
+    paperkg.build, plus one hostile result; every view written."""
+    out = tmp_path_factory.mktemp("results-site")
+    g = _helpers.build_results_graph(shared_data, use_model, out)
+    hostile = _helpers.add_hostile_result(g)
+    paths = kghtml.write_views(g, out / "site")
+    return {"graph": g, "hostile": hostile, "page": paths[0]}
+
+
+def _panel_results(page) -> list[dict]:
+    return page.eval(
+        """Array.from(document.querySelectorAll('#panel ul[data-list=results] > li')).map((li) => ({
+            value: li.querySelector('.result-value').textContent,
+            kind: li.querySelector('.badge').textContent,
+            slots: li.querySelector('.slots') ? li.querySelector('.slots').textContent : '',
+            evidence: li.querySelector('.evidence').textContent,
+            marks: Array.from(li.querySelectorAll('.evidence mark')).map((m) => m.textContent)}))"""
+    )
+
+
+@pytest.mark.shared_data
+def test_paper_panel_lists_its_results_with_the_value_marked(results_site, open_page):
+    from paperkg.graph.results import paper_results
+
+    g = results_site["graph"]
+    page = open_page(results_site["page"])
+    checked = 0
+    for paper_id in _helpers.RESULT_PAPERS:
+        expected = paper_results(g, paper_id)
+        page.eval("(id) => window.paperkg.select(id)", "paper:" + paper_id)
+        assert page.panel_node() == "paper:" + paper_id
+        shown = _panel_results(page)
+        assert [(r["value"], r["kind"], r["evidence"]) for r in shown] == \
+            [(r["value"], r["kind"], r["evidence"]) for r in expected]
+        for row, want in zip(shown, expected):
+            assert row["marks"] == [want["value"]]
+            for slot in ("metric", "dataset", "method", "task"):
+                assert (f"{slot}: {want[slot]}" in row["slots"]) == (want[slot] is not None)
+            checked += 1
+    assert checked >= 10
+    header = page.eval("Object.fromEntries(Array.from(document.querySelectorAll('.stats div')).map((d) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent]))")
+    assert header["Results"] == str(sum(1 for _n, kind in g.nodes(data="kind") if kind == "Result"))
+    page.eval("(id) => window.paperkg.select(id)", "paper:k5ncz7TIPX")
+    page.screenshot("results-paper-panel")
+    page.check_clean()
+
+
+@pytest.mark.shared_data
+def test_dataset_panel_shows_its_leaderboard_and_a_metric_its_datasets(results_site, open_page):
+    from paperkg.graph.analytics import find_entity
+    from paperkg.graph.results import leaderboard
+
+    g = results_site["graph"]
+    page = open_page(results_site["page"])
+    cifar = find_entity(g, "CIFAR-10")
+    expected = leaderboard(g, g.nodes[cifar]["key"], k=10_000)
+    assert len(expected) >= 4
+    page.eval("(id) => window.paperkg.select(id)", cifar)
+    tables = page.eval(
+        """Array.from(document.querySelectorAll('#panel [data-list=leaderboard] table')).map((t) => ({
+            metric: t.dataset.metric,
+            rows: Array.from(t.querySelectorAll('tbody tr')).map((tr) => Array.from(tr.cells).map((c) => c.textContent)),
+            evidence: Array.from(t.querySelectorAll('tbody td:first-child')).map((c) => c.title)}))"""
+    )
+    shown = [(t["metric"], *row) for t in tables for row in t["rows"]]
+    assert shown == [("entity:" + r["metric_key"] if r["metric_key"] else "", r["value"], r["method"] or "—",
+                      g.nodes["paper:" + r["paper_id"]]["title"]) for r in expected]
+    assert [e for t in tables for e in t["evidence"]] == [r["evidence"] for r in expected]
+    headings = page.eval("Array.from(document.querySelectorAll('#panel [data-list=leaderboard] h4')).map((h) => h.textContent)")
+    assert any(h.startswith("Fréchet Inception Distance") and h.endswith("lower is better") for h in headings)
+    page.screenshot("results-leaderboard")
+    # clicking a leaderboard row's paper opens that paper's panel
+    first = expected[0]["paper_id"]
+    page.page.click("#panel [data-list=leaderboard] tbody tr:first-child td:last-child button")
+    assert page.panel_node() == "paper:" + first
+    # the metric lists the datasets it is reported on, with their counts
+    fid = find_entity(g, "Fréchet Inception Distance")
+    page.eval("(id) => window.paperkg.select(id)", fid)
+    listed = page.eval("Array.from(document.querySelectorAll('#panel ul[data-list=datasets] li')).map((li) => li.textContent)")
+    on = {}
+    for node, attrs in g.nodes(data=True):
+        if attrs.get("kind") == "Result":
+            slots = _slots(g, node)
+            if slots["metric"] == fid and slots["dataset"]:
+                on[g.nodes[slots["dataset"]]["name"]] = on.get(g.nodes[slots["dataset"]]["name"], 0) + 1
+    assert len(listed) == len(on) >= 2
+    assert sorted(listed) == sorted(f" {name}{n} result{'s' if n > 1 else ''}" for name, n in on.items())
+    assert listed[0].startswith(" CIFAR-10")  # most results first
+    page.check_clean()
+
+
+def _slots(g, node):
+    from paperkg.graph.build import result_slots
+
+    return result_slots(g, node)
+
+
+@pytest.mark.shared_data
+def test_hostile_result_renders_as_text(results_site, open_page):
+    from paperkg.graph.analytics import find_entity
+
+    g = results_site["graph"]
+    page = open_page(results_site["page"])
+    page.eval("(id) => window.paperkg.select(id)", "paper:" + _helpers.HOSTILE_PAPER)
+    hostile = [r for r in _panel_results(page) if r["value"] == XSS_IMG]
+    assert hostile and hostile[0]["evidence"] == HOSTILE_EVIDENCE and hostile[0]["marks"] == [XSS_IMG]
+    page.screenshot("results-hostile-paper")
+    page.eval("(id) => window.paperkg.select(id)", find_entity(g, "CIFAR-10"))
+    first = page.eval("document.querySelector('#panel [data-list=leaderboard] tbody td').textContent")
+    assert first == XSS_IMG  # 0.5: the best FID
+    assert page.eval("document.querySelectorAll('body img, body svg, body iframe, body object').length") == 0
+    assert page.eval("document.querySelectorAll('script').length") == 3
     page.check_clean()

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 
-from paperkg.extract.results.cues import Span, bind_slots, features, main_method, sentence_spans
+from paperkg.extract.results.cues import Span, bind_slots, features, main_entities, places_of, sentence_spans, states_score
 from paperkg.extract.results.grammar import Number, find_numbers
 
 from paperkg.errors import ExtractionError
@@ -109,12 +110,27 @@ def _in_sentence(items: Sequence, starts: Sequence[int], sentence: tuple[int, in
     return items[bisect_left(starts, sentence[0]):bisect_left(starts, sentence[1])]
 
 
+#: What a number that sets a quantity follows ("$\\epsilon=8/255$", "k < 5"): settings and
+#: bounds, never results (none of the train gold's results follows one).
+_RELATION = re.compile(r"(?:=|<|>|\\leq?|\\geq?|\\approx|\\le|\\ge)[\s$]*$")
+
+
+def is_setting(abstract: str, start: int) -> bool:
+    r"""Whether the number at ``start`` is the right side of an (in)equation.
+
+    >>> t = "accuracy against attacks with $\\epsilon_\\infty=8/255$ and k > 3"
+    >>> is_setting(t, t.index("8/255")), is_setting(t, t.index("3")), is_setting("reaches 76%", 8)
+    (True, True, False)
+    """
+    return _RELATION.search(abstract, max(0, start - 12), start) is not None
+
+
 def candidates(abstract: str, spans: Sequence[Span]) -> list[Candidate]:
     """The numbers of ``abstract`` that may be results, each with its sentence and features
     (digits inside a mention, "Llama 2", are part of a name). Each sentence is given only its
     own mentions and numbers, so the work stays linear in a long abstract."""
     spans = sorted(spans, key=lambda s: (s.start, s.end))
-    numbers = _outside_mentions(find_numbers(abstract), spans)
+    numbers = [n for n in _outside_mentions(find_numbers(abstract), spans) if not is_setting(abstract, n.start)]
     if not numbers:
         return []
     number_starts, span_starts = [n.start for n in numbers], [s.start for s in spans]
@@ -138,15 +154,17 @@ def find_results(abstract: str, entities: Sequence[PaperEntity], model: ResultMo
     for candidate in found:
         if model.result.probability(candidate.features) >= model.result.threshold:
             by_sentence.setdefault(candidate.sentence, []).append(candidate)
-    main, span_starts = main_method(spans), [s.start for s in spans]
+    main, span_starts = main_entities(spans), [s.start for s in spans]
     results = []
     for sentence, kept in by_sentence.items():
         here = [s for s in _in_sentence(spans, span_starts, sentence) if s.end <= sentence[1]]
-        same = [c.number for c in kept]
-        for order, candidate in enumerate(kept):
-            slots = bind_slots(candidate.number, order, sentence, here, same, main)
-            gain = model.gain.probability(candidate.features) >= model.gain.threshold
+        for candidate, places in zip(kept, places_of(abstract, sentence, [c.number for c in kept])):
             n = candidate.number
+            slots = bind_slots(n, places, here, main)
+            # The learned kind scorer saw few scores (one result in four on train) and calls
+            # most percentages gains; a sentence that states the value reached overrides it.
+            gain = model.gain.probability(candidate.features) >= model.gain.threshold \
+                and not states_score(abstract, n, sentence, here)
             results.append(Result(start=n.start, end=n.end, text=n.text, number=n.number, unit=n.unit,
                                   kind="gain" if gain else "score", evidence=abstract[slice(*sentence)],
                                   upper=n.upper, **slots))

@@ -25,6 +25,7 @@ Modules
   ``universe`` the whole graph, compactly: array rows for the views, and the page's arrays
                (what search, panel and focus mode read) as compressed JSON chunks; built
                once per write and shared by its pages, each page streamed to its file
+  ``results``  the Result nodes as rows, and each dataset's leaderboard (its panels)
   ``views``    which nodes and edges each view draws
   ``layout``   the deterministic force layout
   ``payload``  the page's JSON (vis lists assembled with pyvis)

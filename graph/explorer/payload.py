@@ -17,7 +17,7 @@ from paperkg.graph.explorer.views import (
     View, check_cap, cluster_node, cluster_radius, entity_map_view, focus_view, resolve_node, similarity_view,
     topic_lines, topic_map_view,
 )
-from paperkg.types import ROLES
+from paperkg.types import RESULT_KINDS, ROLES
 
 
 def node_size(uni: Universe, u: int) -> float:
@@ -148,11 +148,12 @@ def payload(uni: Universe, v: View, caps: dict[str, int], hops: int, title: str,
             "colors": palette(uni.types),
             "shapes": [SHAPES.get(t, "dot") for t in uni.types],
             "roles": list(ROLES),
+            "resultKinds": list(RESULT_KINDS),
             "stats": uni.stats,
             "links": links,
             "labelMax": LABEL_MAX,
         },
-        **uni.data,  # papers, entities, sentences, has, related (JsonChunks)
+        **uni.data,  # papers, entities, sentences, has, related, results, boards (JsonChunks)
         "communities": uni.communities,
         "view": {"nodes": nodes, "edges": edges},
     }

@@ -14,6 +14,7 @@ import networkx as nx
 from paperkg.errors import GraphError
 from paperkg.graph.communities import NO_COMMUNITY, community_labels, community_of
 from paperkg.graph.explorer.config import MAX_ALIASES, MAX_AUTHORS, MAX_SHARED
+from paperkg.graph.explorer.results import add_results
 from paperkg.graph.explorer.text import JsonChunks, as_text, finite, http_url, int_or_none, mark_ranges
 from paperkg.types import ENTITY_TYPES, ROLES
 
@@ -83,7 +84,8 @@ class Universe:
     related: Rows  # (paper, paper, weight)
     communities: list[list[Any]]  # [number, papers, [label entity...]], largest first; -1 (no links) last
     #: The page's arrays: papers, entities, sentences, has ([paper, entity, role, count,
-    #: sentence, marks]), related ([paper, paper, weight, [[shared entity, contribution | None]...]])
+    #: sentence, marks]), related ([paper, paper, weight, [[shared entity, contribution | None]...]]),
+    #: results and boards (the rows of ``paperkg.graph.explorer.results``)
     data: dict[str, JsonChunks]
     has_adj: Adjacency
     rel_adj: Adjacency
@@ -148,7 +150,7 @@ def build_universe(g: nx.Graph) -> Universe:
     n_papers = len(paper_ids)
     type_of = [0] * n_papers + [type_index[str(g.nodes[n].get("type"))] for n in entity_ids]
     labels: list[str] = []
-    data = {name: JsonChunks() for name in ("papers", "entities", "sentences", "has", "related")}
+    data = {name: JsonChunks() for name in ("papers", "entities", "sentences", "has", "related", "results", "boards")}
 
     community = community_of(g) if paper_ids else {}
     community_names = community_labels(g)  # first: its working memory is freed before ours grows
@@ -212,6 +214,15 @@ def build_universe(g: nx.Graph) -> Universe:
 
     role_index = {r: i for i, r in enumerate(ROLES)}
     sentence_index: dict[str, int] = {}
+
+    def sentence_of(text: str) -> int:
+        """The sentence's index in the page's ``sentences``, added when new (each once)."""
+        s = sentence_index.get(text)
+        if s is None:
+            s = sentence_index[text] = len(sentence_index)
+            data["sentences"].add(text)
+        return s
+
     has_raw: list[tuple[int, int, dict]] = []
     rel_raw: list[tuple[int, int, dict]] = []
     for u, v, attrs in g.edges(data=True):
@@ -238,13 +249,7 @@ def build_universe(g: nx.Graph) -> Universe:
         r = role_index.get(role, len(ROLES) - 1)
         by_role[ROLES[r]] += 1
         evidence = as_text(attrs.get("evidence")) or ""
-        if evidence:
-            s = sentence_index.get(evidence)
-            if s is None:
-                s = sentence_index[evidence] = len(sentence_index)
-                data["sentences"].add(evidence)
-        else:
-            s = -1
+        s = sentence_of(evidence) if evidence else -1
         marks = mark_ranges(evidence, attrs.get("evidence_offset"), attrs.get("mentions"))
         count = int_or_none(attrs.get("count"))
         if count is None:
@@ -256,7 +261,9 @@ def build_universe(g: nx.Graph) -> Universe:
         data["has"].add(row)
         for column, value in zip(has.columns, (p, e, r, count)):
             column.append(value)
-    del has_raw, sentence_index
+    n_results = add_results(g, index, sentence_of, data)
+    sentence_index.clear()  # its memory: the closure above keeps the dict itself
+    del has_raw
 
     related = Rows(array("i"), array("i"), array("d"))
     previous = None
@@ -302,5 +309,6 @@ def build_universe(g: nx.Graph) -> Universe:
             "by_role": {r: by_role.get(r, 0) for r in ROLES},
             "related": len(related),
             "communities": len(sizes),
+            "results": n_results,
         },
     )

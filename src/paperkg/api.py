@@ -115,11 +115,26 @@ class KnowledgeGraph:
 
         return run_named_query(self.graph, name, params)
 
+    def results(self, paper_id: str) -> list[dict]:
+        """The results a paper reports (value as written, number, unit, kind, direction, the
+        metric/dataset/method/task names and keys, the sentence), in text order."""
+        from paperkg.graph.results import paper_results
+
+        return paper_results(self.graph, paper_id)
+
+    def leaderboard(self, dataset: str, metric: str | None = None, task: str | None = None, k: int = 50) -> list[dict]:
+        """The scores reported on a dataset or benchmark (by name, key, alias or acronym),
+        optionally for one metric and task, best first where the metric's direction is known:
+        the rows of the named query ``leaderboard``, as ``paperkg leaderboard`` prints them."""
+        return self.query("leaderboard", dataset=dataset, metric=metric, task=task, k=k)
+
     def stats(self, top: int = 10) -> dict:
         """Counts, the top entities per type, the singleton share and entities per type and role,
         the remaining duplicate candidates, links per paper, the papers most linked by evidence,
-        and the largest communities with their labels."""
+        and the largest communities with their labels; the results with the datasets and metrics
+        that have most."""
         from paperkg.graph import quality
+        from paperkg.graph.results import result_counts
 
         duplicates = quality.duplicate_candidates(self.graph)
         return {
@@ -132,6 +147,7 @@ class KnowledgeGraph:
             "links": quality.link_profile(self.graph),
             "most_linked_papers": quality.most_linked_by_evidence(self.graph, k=top),
             "communities": analytics.community_summary(self.graph, k=top),
+            "results": result_counts(self.graph, top=top),
         }
 
     # --- persistence and exports -------------------------------------------------------

@@ -186,6 +186,11 @@ def stats(graph_file, top, as_json):
     for row in summary["most_linked_papers"]:
         click.echo(f"  {row['evidence']:>7.3f}  {row['links']:>3} links  {row['paper_id']}  {row['label']}")
         click.echo(f"           strongest: {row['strongest']}")
+    res = summary["results"]
+    click.echo(f"\nresults {res['results']} in {res['papers_with_results']} papers  "
+               + "  ".join(f"{kind} {n}" for kind, n in res["by_kind"].items()))
+    for title, rows in (("datasets", res["top_datasets"]), ("metrics", res["top_metrics"])):
+        click.echo(f"  {title} with most results: " + (", ".join(f"{r['name']} ({r['results']})" for r in rows) or "none"))
 
 
 @cli.command()
@@ -386,6 +391,27 @@ def query_command(name, params, fmt, list_queries, graph_file, uri, user, passwo
         settings = Neo4jSettings.from_env(uri=uri, user=user, password=password, database=database)
         rows = run_query(name, values, settings)
     click.echo(format_rows(rows, spec.columns, fmt))
+
+
+@cli.command("leaderboard")
+@click.argument("graph_file", type=click.Path(path_type=Path))
+@click.argument("dataset")
+@click.option("--metric", default=None, help="Only scores measured by this metric (name, alias or acronym).")
+@click.option("--task", default=None, help="Only scores for this task.")
+@click.option("-k", "--limit", "k", default=50, show_default=True, type=click.IntRange(min=0), help="Rows to print.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "csv"]), default="table", show_default=True,
+              help="How the rows are printed.")
+def leaderboard_command(graph_file, dataset, metric, task, k, fmt):
+    """The scores reported on DATASET (a Dataset or Benchmark: name, alias or acronym) in a saved
+    graph (GRAPH_FILE), by metric, best first where the metric's direction is known."""
+    from paperkg.queries.runner import format_rows, get_query
+
+    rows = paperkg.load(graph_file).leaderboard(dataset, metric=metric, task=task, k=k)
+    if not rows and fmt == "table":
+        click.echo(f"no scores reported on {dataset!r}" + (f" for metric {metric!r}" if metric else "")
+                   + (f" and task {task!r}" if task else ""), err=True)
+        return
+    click.echo(format_rows(rows, get_query("leaderboard").columns, fmt))
 
 
 @cli.command("cypher")

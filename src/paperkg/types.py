@@ -86,6 +86,9 @@ class PaperEntity:
 RESULT_KINDS: tuple[str, ...] = ("score", "gain")
 #: A result's slots, each the key of one of the paper's entities (or None).
 RESULT_SLOTS: tuple[str, ...] = ("metric", "dataset", "method", "task")
+#: Result slot -> the kind of the graph edge from a Result node to the entity in that slot.
+RESULT_EDGES: dict[str, str] = {"metric": "MEASURED_BY", "dataset": "ON_DATASET", "method": "ACHIEVED_BY",
+                                "task": "FOR_TASK"}
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,6 +14,21 @@ const NU = NP + ENTS.length;
 const SENT = DATA.sentences;
 const HAS = DATA.has;
 const REL = DATA.related;
+/* results: [paper, kind, value, dataset, metric, method, task, sentence, marks?] (slots -1 when
+   empty); boards: [dataset, [[metric, direction, [result...]]...]] in leaderboard order */
+const RES = DATA.results || [];
+const RESULT_KINDS = META.resultKinds || [];
+const R_SLOTS = [["dataset", 3], ["metric", 4], ["method", 5], ["task", 6]];
+const BOARD = new Map((DATA.boards || []).map((b) => [b[0], b[1]]));
+/** node index -> its result rows (a paper's, and those naming an entity in a slot), in row order */
+const RESULTS_OF = new Map();
+RES.forEach((r, k) => {
+  for (const u of new Set([r[0], r[3], r[4], r[5], r[6]])) {
+    if (u < 0) continue;
+    if (!RESULTS_OF.has(u)) RESULTS_OF.set(u, []);
+    RESULTS_OF.get(u).push(k);
+  }
+});
 const FOCUS_CAP = META.caps.max_focus_nodes;
 const FOCUS_EDGE_CAP = META.caps.max_focus_edges;
 const LABEL_MAX = META.labelMax;
@@ -86,13 +101,17 @@ function shortLabel(s) {
 }
 /** The evidence sentence of HAS row `row` with its mentions wrapped in <mark> (text nodes). */
 function evidence(row) {
+  return sentenceWithMarks(row[4], row[5]);
+}
+/** Sentence `si` of SENT with the UTF-16 ranges `marks` ([start, end, ...]) in <mark>. */
+function sentenceWithMarks(si, marks) {
   const p = el("p", "evidence");
-  if (row[4] < 0 || row[4] === undefined) {
+  if (si < 0 || si === undefined) {
     p.textContent = "(no evidence sentence)";
     return p;
   }
-  const s = SENT[row[4]];
-  const marks = row[5] || [];
+  const s = SENT[si];
+  marks = marks || [];
   let pos = 0;
   for (let k = 0; k + 1 < marks.length; k += 2) {
     const a = Math.max(marks[k], pos);

@@ -35,6 +35,82 @@ function moreList(ul, items, render) {
   }
   return null;
 }
+/* ---------------------------------------------------------------- results */
+const RESULT_SLOT_ORDER = [["metric", 4], ["dataset", 3], ["method", 5], ["task", 6]];
+const DIRECTION_TEXT = { 1: "higher is better", "-1": "lower is better", 0: "direction unknown" };
+const resultsOf = (u) => RESULTS_OF.get(u) || [];
+/** One result: its value and kind, its filled slots but `skip` as links, its paper unless it
+ *  is `skip`, and its sentence with the value marked. */
+function resultItem(k, skip) {
+  const r = RES[k];
+  const li = el("li", "result");
+  li.setAttribute("data-result", String(k));
+  append(li, el("span", "result-value", r[2]), el("span", "badge", RESULT_KINDS[r[1]] || "result"));
+  const slots = el("p", "meta slots");
+  for (const [name, i] of RESULT_SLOT_ORDER) {
+    if (r[i] < 0 || r[i] === skip) continue;
+    append(slots, slots.childNodes.length ? " · " : "", name + ": ", navButton(r[i], labelOf(r[i])));
+  }
+  if (slots.childNodes.length) append(li, slots);
+  if (r[0] !== skip) append(li, append(el("p", "meta"), "in ", navButton(r[0])));
+  append(li, sentenceWithMarks(r[7], r[8]));
+  return li;
+}
+/** The results section of node `u`: result rows `ks` under `heading`, 25 shown at first. */
+function resultList(body, u, ks, heading) {
+  if (!ks.length) return;
+  const ul = el("ul");
+  ul.setAttribute("data-list", "results");
+  const more = moreList(ul, ks, (k) => resultItem(k, u));
+  append(body, el("h3", null, heading + " (" + ks.length + ")"), ul, more);
+}
+/** A dataset's leaderboard: its scores by metric, best first where the direction is known. */
+function leaderboard(body, u) {
+  const groups = BOARD.get(u);
+  if (!groups) return new Set();
+  const shown = new Set();
+  const box = el("div", "leaderboard");
+  box.setAttribute("data-list", "leaderboard");
+  append(body, el("h3", null, "Leaderboard (" + plural(groups.reduce((n, g) => n + g[2].length, 0), "score") + ")"), box);
+  for (const [m, dir, ks] of groups) {
+    const h = el("h4");
+    append(h, m < 0 ? "No metric" : navButton(m, labelOf(m)), el("span", "badge", DIRECTION_TEXT[dir] || DIRECTION_TEXT[0]));
+    const table = el("table", "board");
+    table.setAttribute("data-metric", m < 0 ? "" : nodeId(m));
+    table.appendChild(append(el("thead"), append(el("tr"), el("th", null, "Score"), el("th", null, "Method"), el("th", null, "Paper"))));
+    const rows = el("tbody");
+    const more = moreList(rows, ks, (k) => {
+      const r = RES[k];
+      const tr = el("tr");
+      tr.setAttribute("data-result", String(k));
+      const score = el("td", "result-value", r[2]);
+      if (r[7] >= 0) score.title = SENT[r[7]];  // a property: text, never markup
+      append(tr, score, append(el("td"), r[5] >= 0 ? navButton(r[5], labelOf(r[5])) : "—"), append(el("td"), navButton(r[0])));
+      return tr;
+    });
+    ks.forEach((k) => shown.add(k));
+    append(box, h, append(table, rows), more);
+  }
+  return shown;
+}
+/** A metric's datasets: those of its results, most results first. */
+function metricDatasets(body, u) {
+  const on = new Map();
+  let without = 0;
+  for (const k of resultsOf(u)) {
+    const r = RES[k];
+    if (r[4] !== u) continue;
+    if (r[3] < 0) without++;
+    else on.set(r[3], (on.get(r[3]) || 0) + 1);
+  }
+  if (!on.size && !without) return;
+  const ul = el("ul");
+  ul.setAttribute("data-list", "datasets");
+  const items = Array.from(on.entries()).sort((a, b) => b[1] - a[1] || cmpId(a[0], b[0]));
+  const more = moreList(ul, items, ([v, n]) => append(el("li"), swatch(typeOf(v)), " ", navButton(v, labelOf(v)), el("span", "badge", plural(n, "result"))));
+  append(body, el("h3", null, "Reported on (" + plural(items.length, "dataset") + ")"), ul, more);
+  if (without) append(body, el("p", "hint", "Also " + plural(without, "result") + " without a dataset."));
+}
 function paperPanel(u) {
   const p = PAPERS[u];
   const body = el("div");
@@ -52,6 +128,7 @@ function paperPanel(u) {
   }
   append(body, el("p", "meta", "Id: " + p.i));
   append(body, actions(u));
+  resultList(body, u, resultsOf(u), "Results");
   const rows = adj().has[u].map((k) => HAS[k]);
   if (!rows.length) append(body, el("p", "hint", "No entities were extracted from this paper."));
   for (let t = 1; t < TYPES.length; t++) {
@@ -96,6 +173,9 @@ function entityPanel(u) {
     append(body, p);
   }
   append(body, actions(u));
+  const inBoard = leaderboard(body, u);
+  if (TYPES[e.ty] === "Metric") metricDatasets(body, u);
+  resultList(body, u, resultsOf(u).filter((k) => !inBoard.has(k)), inBoard.size ? "Other results" : "Results");
   ROLES.forEach((role, r) => {
     const mine = rows.filter((row) => row[2] === r);
     if (!mine.length) return;
