@@ -20,11 +20,12 @@ WITH d, wanted_metric, candidate AS wanted_task ORDER BY wanted_task.key = $task
 WITH d, wanted_metric, wanted_task WHERE $task IS NULL OR wanted_task IS NOT NULL
 MATCH (p:Paper)-[:REPORTS]->(r:Result {kind: 'score'})-[:ON_DATASET]->(d)
 WHERE (wanted_metric IS NULL OR (r)-[:MEASURED_BY]->(wanted_metric)) AND (wanted_task IS NULL OR (r)-[:FOR_TASK]->(wanted_task))
-OPTIONAL MATCH (r)-[:MEASURED_BY]->(metric:Entity)
-OPTIONAL MATCH (r)-[:ACHIEVED_BY]->(method:Entity)
-OPTIONAL MATCH (r)-[:FOR_TASK]->(task:Entity)
-RETURN metric.name AS metric, method.name AS method, r.value AS value, r.number AS number, r.unit AS unit,
-       r.direction AS direction, task.name AS task, p.id AS paper_id, p.label AS label, r.evidence AS evidence
-ORDER BY metric.key IS NULL, coalesce(metric.key, ''),
+OPTIONAL MATCH (r)-[:MEASURED_BY]->(m:Entity)
+OPTIONAL MATCH (r)-[:ACHIEVED_BY]->(a:Entity)
+OPTIONAL MATCH (r)-[:FOR_TASK]->(t:Entity)
+// The slot variables are not named like the columns: ORDER BY sees a column, not the node.
+RETURN m.name AS metric, a.name AS method, r.value AS value, r.number AS number, r.unit AS unit,
+       r.direction AS direction, t.name AS task, p.id AS paper_id, p.label AS label, r.evidence AS evidence
+ORDER BY m.key IS NULL, coalesce(m.key, ''),
          CASE r.direction WHEN 'higher' THEN -r.number WHEN 'lower' THEN r.number ELSE 0.0 END, paper_id, r.index
 LIMIT $k

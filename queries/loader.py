@@ -7,6 +7,9 @@ Schema (see ``queries/README.md``)::
                                                    area, record_url, paper_count})
     (:Paper)-[:PROPOSES|USES|MENTIONS {count, evidence, evidence_offset}]->(:Entity)
     (:Paper)-[:RELATED_TO {weight, shared, reason, evidence}]->(:Paper)
+    (:Result {id, paper_id, index, value, start, end, number, upper, unit, kind, evidence, direction})
+    (:Paper)-[:REPORTS]->(:Result)-[:ON_DATASET|MEASURED_BY|ACHIEVED_BY|FOR_TASK]->(:Entity)
+    (:Entity)-[:EVALUATED_ON|ADDRESSES|MEASURED_BY {count}]->(:Entity)   (derived from the Results)
 
 How it writes
 -------------
@@ -36,8 +39,11 @@ How it writes
   (idempotent) before its own sweep.
 * Incremental: papers of an earlier load that are not in this file are kept. For the papers in
   the file, the file is the truth: their stale entity relationships and stale links to other
-  papers of the file are deleted. Finally entities without papers are deleted and every
-  ``paper_count`` is recomputed in Neo4j from the relationships (never taken from the file).
+  papers of the file are deleted, and so are their Result nodes the file no longer has and the
+  slot relationships of their kept Results that it no longer has. Finally entities without
+  papers are deleted, and every ``paper_count`` and the derived entity-entity relationships
+  (``EVALUATED_ON``, ``ADDRESSES``, ``MEASURED_BY`` with their ``count``) are recomputed in Neo4j
+  from the relationships (never taken from the file: a count spans the results of every load).
 """
 
 from __future__ import annotations
@@ -53,7 +59,8 @@ from paperkg.errors import GraphError
 from paperkg.queries.neo4j_admin import KNOWN_ID_PROPERTIES, ROLE_TYPES, evidence_json
 from paperkg.queries.offline import paper_communities, strip_entity_prefix
 from paperkg.queries.runner import Neo4jSettings, connect, neo4j_errors, statement
-from paperkg.types import ENTITY_TYPES, ROLES
+from paperkg.graph.build import DERIVED_EDGES, PAPER_PREFIX
+from paperkg.types import ENTITY_TYPES, RESULT_EDGES, ROLES
 
 DEFAULT_BATCH_SIZE = 10_000
 
@@ -71,11 +78,27 @@ ROLE_STATEMENTS: dict[str, str] = {
     "used": "rel_uses",
     "mentioned": "rel_mentions",
 }
+#: Result -> entity relationship type (a slot of :data:`paperkg.types.RESULT_EDGES`) -> its
+#: loader statement (the only place such a type is chosen).
+RESULT_SLOT_STATEMENTS: dict[str, str] = {
+    "ON_DATASET": "rel_on_dataset",
+    "MEASURED_BY": "rel_measured_by",
+    "ACHIEVED_BY": "rel_achieved_by",
+    "FOR_TASK": "rel_for_task",
+}
+#: Derived entity -> entity relationship type -> the final statement that recomputes it.
+DERIVED_STATEMENTS: dict[str, str] = {
+    "EVALUATED_ON": "derived_evaluated_on",
+    "ADDRESSES": "derived_addresses",
+    "MEASURED_BY": "derived_measured_by",
+}
 #: How often a load writes its entities and relationships again when a concurrent load's
 #: orphan sweep deleted some of its entities in between (see the module docstring).
 ENTITY_REPAIR_ROUNDS = 5
 assert set(ENTITY_STATEMENTS) == set(ENTITY_TYPES)
 assert set(ROLE_STATEMENTS) == set(ROLES) == set(ROLE_TYPES)
+assert set(RESULT_SLOT_STATEMENTS) == set(RESULT_EDGES.values())
+assert set(DERIVED_STATEMENTS) == {kind for kind, _, _ in DERIVED_EDGES}
 
 
 @dataclass(frozen=True)
@@ -88,14 +111,23 @@ class LoadRows:
     links: list[dict]
     prune_entities: list[dict]
     prune_links: list[dict]
+    #: Result nodes (each also carries its paper's REPORTS), their slot relationships by type,
+    #: and per paper the Result ids and ``TYPE:index:key`` slot strings to keep.
+    results: list[dict] = field(default_factory=list)
+    result_slots: dict[str, list[dict]] = field(default_factory=dict)
+    prune_results: list[dict] = field(default_factory=list)
+    prune_result_slots: list[dict] = field(default_factory=list)
+    #: The file's derived entity-entity edges (Neo4j recomputes them; counted for the report).
+    derived: int = 0
 
     @property
     def node_count(self) -> int:
-        return len(self.papers) + sum(map(len, self.entities.values()))
+        return len(self.papers) + sum(map(len, self.entities.values())) + len(self.results)
 
     @property
     def relationship_count(self) -> int:
-        return sum(map(len, self.relationships.values())) + len(self.links)
+        return (sum(map(len, self.relationships.values())) + len(self.links) + len(self.results)
+                + sum(map(len, self.result_slots.values())) + self.derived)
 
 
 @dataclass
@@ -108,6 +140,10 @@ class LoadReport:
     entities: int = 0
     paper_entity_relationships: int = 0
     links: int = 0
+    results: int = 0
+    #: REPORTS, the Result -> entity slot relationships and the file's derived entity-entity
+    #: relationships (recomputed in Neo4j: equal to the file's in a clean load).
+    result_relationships: int = 0
     batches: int = 0
     batch_size: int = DEFAULT_BATCH_SIZE
     prepare_seconds: float = 0.0
@@ -119,11 +155,11 @@ class LoadReport:
 
     @property
     def nodes(self) -> int:
-        return self.papers + self.entities
+        return self.papers + self.entities + self.results
 
     @property
     def relationships(self) -> int:
-        return self.paper_entity_relationships + self.links
+        return self.paper_entity_relationships + self.links + self.result_relationships
 
     @property
     def nodes_per_second(self) -> float:
@@ -138,8 +174,9 @@ class LoadReport:
         db = self.database_counts
         totals = (f"; the database now holds {db.get('nodes', 0)} nodes and {db.get('relationships', 0)} "
                   f"relationships") if db else ""
-        return (f"loaded {self.papers} papers, {self.entities} entities, {self.paper_entity_relationships} "
-                f"paper-entity and {self.links} paper-paper relationships into {self.uri} (database "
+        return (f"loaded {self.papers} papers, {self.entities} entities, {self.results} results, "
+                f"{self.paper_entity_relationships} paper-entity, {self.links} paper-paper and "
+                f"{self.result_relationships} result relationships into {self.uri} (database "
                 f"{self.database}) in {self.batches} batches, {self.seconds:.1f} s{totals}")
 
 
@@ -152,6 +189,11 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
     relationships: dict[str, list[dict]] = {r: [] for r in ROLES}
     links: list[dict] = []
     prune_entities: list[dict] = []
+    results: list[dict] = []
+    result_slots: dict[str, list[dict]] = {kind: [] for kind in RESULT_SLOT_STATEMENTS}
+    prune_results: list[dict] = []
+    prune_result_slots: list[dict] = []
+    derived = 0
     linked: dict[str, list[str]] = {}
     seen_links: set[tuple[str, str]] = set()
     for node, attrs in graph.nodes(data=True):
@@ -169,6 +211,11 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
                 if data.get("kind") == "HAS" and data.get("role") in ROLE_TYPES:
                     keep.append(f"{ROLE_TYPES[data['role']]}:{graph.nodes[target]['key']}")
             prune_entities.append({"id": pid, "keep": keep})
+            reported = [target for _, target, k in graph.out_edges(node, data="kind") if k == "REPORTS"]
+            prune_results.append({"id": pid, "keep": reported})
+            prune_result_slots.append({"id": pid, "keep": [
+                f"{k}:{graph.nodes[r]['index']}:{graph.nodes[e]['key']}"
+                for r in reported for _, e, k in graph.out_edges(r, data="kind") if k in RESULT_SLOT_STATEMENTS]})
             linked[pid] = []
         elif kind == "Entity":
             etype = attrs.get("type")
@@ -178,8 +225,18 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
                                     "aliases": [str(a) for a in attrs.get("aliases") or []] or None,
                                     "alias_keys": [str(a) for a in attrs.get("alias_keys") or [attrs["key"]]],
                                     **{name: attrs.get(name) for name in KNOWN_ID_PROPERTIES}})
+        elif kind == "Result":
+            if PAPER_PREFIX + str(attrs.get("paper_id")) not in graph:
+                raise GraphError(f"result {node!r} belongs to paper {attrs.get('paper_id')!r}, which the graph lacks")
+            upper = attrs.get("upper")
+            results.append({
+                "id": node, "paper_id": attrs["paper_id"], "index": int(attrs["index"]), "value": attrs.get("value"),
+                "start": attrs.get("start"), "end": attrs.get("end"), "number": float(attrs["number"]),
+                "upper": None if upper is None else float(upper), "unit": attrs.get("unit"),
+                "kind": attrs.get("result_kind"), "evidence": attrs.get("evidence"), "direction": attrs.get("direction"),
+            })
         else:
-            raise GraphError(f"node {node!r} has kind {kind!r}, expected 'Paper' or 'Entity'")
+            raise GraphError(f"node {node!r} has kind {kind!r}, expected 'Paper', 'Entity' or 'Result'")
     for source, target, data in graph.edges(data=True):
         kind = data.get("kind")
         if kind == "HAS":
@@ -201,11 +258,19 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
                           "reason": data.get("reason") or None, "evidence": evidence_json(data.get("evidence"))})
             linked[a].append(b)
             linked[b].append(a)
+        elif kind == "REPORTS":
+            continue  # written with its Result node (_load_results)
+        elif kind in RESULT_SLOT_STATEMENTS and graph.nodes[source].get("kind") == "Result":
+            result_slots[kind].append({"id": source, "key": graph.nodes[target]["key"]})
+        elif kind in DERIVED_STATEMENTS and graph.nodes[source].get("kind") == "Entity":
+            derived += 1  # recomputed in Neo4j from the Results at the end of the load
         else:
-            raise GraphError(f"edge {source!r} -> {target!r} has kind {kind!r}, expected 'HAS' or 'RELATED_TO'")
+            raise GraphError(f"edge {source!r} -> {target!r} has kind {kind!r}, expected 'HAS', 'RELATED_TO', "
+                             f"'REPORTS', a result slot or a derived entity edge")
     links.sort(key=lambda row: (row["source"], row["target"]))
     prune_links = [{"id": pid, "linked": others} for pid, others in linked.items()]
-    return LoadRows(papers, entities, relationships, links, prune_entities, prune_links)
+    return LoadRows(papers, entities, relationships, links, prune_entities, prune_links,
+                    results, result_slots, prune_results, prune_result_slots, derived)
 
 
 def _batches(rows: Sequence[dict], size: int) -> Iterable[list[dict]]:
@@ -349,7 +414,9 @@ def load_graph(
     rows = prepare_rows(graph)
     report = LoadReport(uri=s.uri, database=s.database, batch_size=batch_size,
                         papers=len(rows.papers), entities=sum(map(len, rows.entities.values())),
-                        paper_entity_relationships=sum(map(len, rows.relationships.values())), links=len(rows.links))
+                        paper_entity_relationships=sum(map(len, rows.relationships.values())), links=len(rows.links),
+                        results=len(rows.results),
+                        result_relationships=len(rows.results) + sum(map(len, rows.result_slots.values())) + rows.derived)
     report.prepare_seconds = time.perf_counter() - started
     paper_ids = [row["id"] for row in rows.papers]
 
@@ -362,16 +429,25 @@ def load_graph(
         existing = existing_papers(driver, s, paper_ids)
         prune_entities = [row for row in rows.prune_entities if row["id"] in existing]
         prune_links = [row for row in rows.prune_links if row["id"] in existing]
+        prune_results = [row for row in rows.prune_results if row["id"] in existing]
+        prune_result_slots = [row for row in rows.prune_result_slots if row["id"] in existing]
         # (phase, statement, rows, extra parameters): nodes first, then relationships.
         node_phases = [("papers", "papers", rows.papers, {})]
         entity_phases = [(f"{t} entities", ENTITY_STATEMENTS[t], rows.entities[t], {}) for t in ENTITY_TYPES]
+        result_phases = [("results", "results", rows.results, {})]  # after the papers they MATCH
         rel_phases = [("stale paper-entity relationships", "prune_entity_rels", prune_entities, {})]
         has_phases = [(f"{role} relationships", ROLE_STATEMENTS[role], rows.relationships[role], {}) for role in ROLES]
         rel_phases += has_phases
+        slot_phases = [(f"result {kind} relationships", RESULT_SLOT_STATEMENTS[kind], rows.result_slots[kind], {})
+                       for kind in RESULT_SLOT_STATEMENTS]
+        rel_phases += [("stale results", "prune_results", prune_results, {}),
+                       ("stale result slots", "prune_result_slots", prune_result_slots, {})] + slot_phases
         rel_phases += [("stale paper links", "prune_links", prune_links, {"paper_ids": paper_ids}),
                        ("paper links", "links", rows.links, {})]
         entity_keys = [row["key"] for t in ENTITY_TYPES for row in rows.entities[t]]
-        total = sum(-(-len(r) // batch_size) for _, _, r, _ in node_phases + entity_phases + rel_phases) + 2
+        final_steps = ("orphans", "paper_counts", *DERIVED_STATEMENTS.values())
+        phases = node_phases + entity_phases + result_phases + rel_phases
+        total = sum(-(-len(r) // batch_size) for _, _, r, _ in phases) + len(final_steps)
         with tqdm(total=total, unit="batch", desc="neo4j load", disable=not progress, leave=False) as bar, \
                 driver.session(database=s.database) as session:
 
@@ -386,18 +462,18 @@ def load_graph(
                         bar.update()
 
             phase_start = time.perf_counter()
-            run(node_phases + entity_phases)
+            run(node_phases + entity_phases + result_phases)
             report.node_seconds = time.perf_counter() - phase_start
             phase_start = time.perf_counter()
             run(rel_phases)
             for _ in range(ENTITY_REPAIR_ROUNDS):
                 if not entity_keys or not missing_entities(driver, s, entity_keys):
                     break
-                run(entity_phases + has_phases)
+                run(entity_phases + has_phases + slot_phases)
             report.relationship_seconds = time.perf_counter() - phase_start
             final_start = time.perf_counter()
-            bar.set_postfix_str("paper counts")
-            for key in ("orphans", "paper_counts"):
+            bar.set_postfix_str("paper counts, derived relationships")
+            for key in final_steps:
                 with neo4j_errors(s, f"loader step {key}"):
                     session.execute_write(_write, statement(key), {})
                 report.batches += 1

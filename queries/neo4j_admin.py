@@ -6,6 +6,11 @@
 ``entities.csv``     ``key:ID(Entity),:LABEL,type,name,aliases:string[],alias_keys:string[],pwc_id,codesota_id,area,record_url,paper_count:long``
 ``paper_entity.csv`` ``:START_ID(Paper),:END_ID(Entity),:TYPE,count:long,evidence,evidence_offset:long``
 ``related_to.csv``   ``:START_ID(Paper),:END_ID(Paper),:TYPE,weight:double,shared:string[],reason,evidence``
+``results.csv``      ``id:ID(Result),:LABEL,paper_id,index:long,value,start:long,end:long,number:double,upper:double,unit,kind,evidence,direction``
+``paper_result.csv`` ``:START_ID(Paper),:END_ID(Result),:TYPE`` (``REPORTS``)
+``result_entity.csv`` ``:START_ID(Result),:END_ID(Entity),:TYPE`` (``ON_DATASET``, ``MEASURED_BY``, ``ACHIEVED_BY``, ``FOR_TASK``)
+``entity_entity.csv`` ``:START_ID(Entity),:END_ID(Entity),:TYPE,count:long`` (the derived ``EVALUATED_ON``,
+                     ``ADDRESSES``, ``MEASURED_BY``)
 ``constraints.cypher`` the loader's constraints and index, to run once after the import
 ``import.sh``        the exact ``neo4j-admin`` command for these files, or, without a
                      ``neo4j-admin`` on PATH, ``paperkg neo4j import`` (the local launcher's own
@@ -35,7 +40,8 @@ import networkx as nx
 from paperkg.atomic import REPLACE, atomic_open, atomic_write_text
 from paperkg.errors import GraphError
 from paperkg.queries.offline import paper_communities, strip_entity_prefix
-from paperkg.types import ENTITY_TYPES
+from paperkg.graph.build import DERIVED_EDGES
+from paperkg.types import ENTITY_TYPES, RESULT_EDGES
 
 #: The role of a paper -> entity edge -> its relationship type (as the loader writes it).
 ROLE_TYPES = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
@@ -49,12 +55,26 @@ KNOWN_ID_PROPERTIES = ("pwc_id", "codesota_id", "area", "record_url")
 PAPER_ENTITY_HEADER = (":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long")
 RELATED_TO_HEADER = (":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]", "reason",
                      "evidence")
+RESULT_HEADER = ("id:ID(Result)", ":LABEL", "paper_id", "index:long", "value", "start:long", "end:long", "number:double",
+                 "upper:double", "unit", "kind", "evidence", "direction")
+PAPER_RESULT_HEADER = (":START_ID(Paper)", ":END_ID(Result)", ":TYPE")
+RESULT_ENTITY_HEADER = (":START_ID(Result)", ":END_ID(Entity)", ":TYPE")
+ENTITY_ENTITY_HEADER = (":START_ID(Entity)", ":END_ID(Entity)", ":TYPE", "count:long")
+#: The closed sets of relationship types the Result files hold (never taken from the input).
+RESULT_SLOT_TYPES = frozenset(RESULT_EDGES.values())
+DERIVED_TYPES = frozenset(kind for kind, _, _ in DERIVED_EDGES)
 
+#: File key -> name; node files first (``--nodes``), then relationship files (``--relationships``).
+NODE_FILES = ("papers", "entities", "results")
 FILES = {
     "papers": "papers.csv",
     "entities": "entities.csv",
+    "results": "results.csv",
     "paper_entity": "paper_entity.csv",
     "related_to": "related_to.csv",
+    "paper_result": "paper_result.csv",
+    "result_entity": "result_entity.csv",
+    "entity_entity": "entity_entity.csv",
 }
 
 
@@ -144,10 +164,9 @@ def script_array_delimiter(out_dir: Path) -> str:
 
 def import_options(out_dir: Path, *, array_delimiter: str = ";") -> list[str]:
     """The options of ``database import full`` for the files in ``out_dir``."""
-    files = {key: str(out_dir / name) for key, name in FILES.items()}
-    return [f"--nodes={files['papers']}", f"--nodes={files['entities']}",
-            f"--relationships={files['paper_entity']}", f"--relationships={files['related_to']}",
-            f"--array-delimiter={array_delimiter}", "--multiline-fields=true", "--overwrite-destination=true"]
+    files = [(key, str(out_dir / name)) for key, name in FILES.items()]
+    return [f"--{'nodes' if key in NODE_FILES else 'relationships'}={path}" for key, path in files] + [
+        f"--array-delimiter={array_delimiter}", "--multiline-fields=true", "--overwrite-destination=true"]
 
 
 def import_command(out_dir: Path, *, database: str = "neo4j", array_delimiter: str = ";") -> str:
@@ -203,10 +222,37 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
                 yield (a, b, "RELATED_TO", float(d["weight"]), _Array(strip_entity_prefix(s) for s in d.get("shared") or []),
                        d.get("reason") or None, evidence_json(d.get("evidence")))
 
+    def results():
+        for node, a in graph.nodes(data=True):
+            if a["kind"] == "Result":
+                upper = a.get("upper")
+                yield (node, "Result", a["paper_id"], int(a["index"]), a.get("value"), a.get("start"), a.get("end"),
+                       float(a["number"]), None if upper is None else float(upper), a.get("unit"),
+                       a.get("result_kind"), a.get("evidence"), a.get("direction"))
+
+    def paper_result():
+        for u, v, d in graph.edges(data=True):
+            if d["kind"] == "REPORTS":
+                yield (graph.nodes[u]["paper_id"], v, "REPORTS")
+
+    def result_entity():
+        for u, v, d in graph.edges(data=True):
+            if d["kind"] in RESULT_SLOT_TYPES and graph.nodes[u]["kind"] == "Result":
+                yield (u, graph.nodes[v]["key"], d["kind"])
+
+    def entity_entity():
+        for u, v, d in graph.edges(data=True):
+            if d["kind"] in DERIVED_TYPES and graph.nodes[u]["kind"] == "Entity":
+                yield (graph.nodes[u]["key"], graph.nodes[v]["key"], d["kind"], int(d["count"]))
+
     written = {}
     for key, header, rows in (("papers", PAPER_HEADER, papers()), ("entities", ENTITY_HEADER, entities()),
+                              ("results", RESULT_HEADER, results()),
                               ("paper_entity", PAPER_ENTITY_HEADER, paper_entity()),
-                              ("related_to", RELATED_TO_HEADER, related_to())):
+                              ("related_to", RELATED_TO_HEADER, related_to()),
+                              ("paper_result", PAPER_RESULT_HEADER, paper_result()),
+                              ("result_entity", RESULT_ENTITY_HEADER, result_entity()),
+                              ("entity_entity", ENTITY_ENTITY_HEADER, entity_entity())):
         written[key] = out / FILES[key]
         _write_csv(written[key], header, rows, array_delimiter)
 

@@ -54,3 +54,27 @@ def seeds_kg(seeds_dir: Path, use_model: bool):
     import paperkg
 
     return paperkg.build([seeds_dir], use_model=use_model, progress=False)
+
+
+#: Datasets whose scores the corpus fixture's abstracts report (picked by name below).
+RESULT_DATASETS = ("ImageNet", "CIFAR-10")
+
+
+@pytest.fixture(scope="session")
+def results_kg(shared_data: Path, use_model: bool, tmp_path_factory: pytest.TempPathFactory):
+    """The graph of the real ICML 2024 abstracts that name ImageNet or CIFAR-10 and give a
+    percentage: about 30 papers with scores on both (leaderboards with rows) and many gains."""
+    import json
+
+    import paperkg
+
+    corpus = shared_data / "corpus" / "icml2024.jsonl"
+    if not corpus.is_file():
+        pytest.skip(f"{corpus} is absent")
+    path = tmp_path_factory.mktemp("results") / "icml2024-results.jsonl"
+    with corpus.open(encoding="utf-8") as source, path.open("w", encoding="utf-8") as out:
+        for line in source:
+            abstract = json.loads(line)["abstract"]
+            if "%" in abstract and any(name in abstract for name in RESULT_DATASETS):
+                out.write(line)
+    return paperkg.build([path], use_model=use_model, progress=False)

@@ -23,7 +23,14 @@ HEADERS = {
     "paper_entity": [":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long"],
     "related_to": [":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]", "reason",
                    "evidence"],
+    "results": ["id:ID(Result)", ":LABEL", "paper_id", "index:long", "value", "start:long", "end:long", "number:double",
+                "upper:double", "unit", "kind", "evidence", "direction"],
+    "paper_result": [":START_ID(Paper)", ":END_ID(Result)", ":TYPE"],
+    "result_entity": [":START_ID(Result)", ":END_ID(Entity)", ":TYPE"],
+    "entity_entity": [":START_ID(Entity)", ":END_ID(Entity)", ":TYPE", "count:long"],
 }
+RESULT_SLOT_TYPES = {"ON_DATASET", "MEASURED_BY", "ACHIEVED_BY", "FOR_TASK"}
+DERIVED_TYPES = {"EVALUATED_ON", "ADDRESSES", "MEASURED_BY"}
 
 
 def read_rows(path):
@@ -36,7 +43,7 @@ def read_rows(path):
 def test_headers_counts_and_values(seeds_kg, tmp_path):
     graph = seeds_kg.graph
     written = write_neo4j_admin(graph, tmp_path / "admin")
-    assert {"papers", "entities", "paper_entity", "related_to", "constraints", "import"} <= set(written)
+    assert {*HEADERS, "constraints", "import"} <= set(written)
     tables = {}
     for key, header in HEADERS.items():
         got_header, rows = read_rows(written[key])
@@ -70,10 +77,32 @@ def test_headers_counts_and_values(seeds_kg, tmp_path):
         assert set(row["shared:string[]"].split(";")) <= set(entities)
         float(row["weight:double"])
 
+    results = {n: a for n, a in graph.nodes(data=True) if a["kind"] == "Result"}
+    assert results and len(tables["results"]) == len(results)
+    for row in tables["results"]:
+        source = results[row["id:ID(Result)"]]
+        assert row[":LABEL"] == "Result" and row["paper_id"] == source["paper_id"] and row["value"] == source["value"]
+        assert (int(row["index:long"]), float(row["number:double"]), row["kind"]) == (
+            source["index"], source["number"], source["result_kind"])
+        assert row["direction"] == (source["direction"] or "") and row["evidence"] == source["evidence"]
+    reports = [(graph.nodes[u]["paper_id"], v) for u, v, d in graph.edges(data=True) if d["kind"] == "REPORTS"]
+    assert sorted((r[":START_ID(Paper)"], r[":END_ID(Result)"]) for r in tables["paper_result"]) == sorted(reports)
+    assert {r[":TYPE"] for r in tables["paper_result"]} == {"REPORTS"}
+    slots = Counter(d["kind"] for u, _, d in graph.edges(data=True) if graph.nodes[u]["kind"] == "Result")
+    assert Counter(r[":TYPE"] for r in tables["result_entity"]) == slots and set(slots) <= RESULT_SLOT_TYPES
+    assert {r[":END_ID(Entity)"] for r in tables["result_entity"]} <= set(entities)
+    derived = {(graph.nodes[u]["key"], d["kind"], graph.nodes[v]["key"]): d["count"]
+               for u, v, d in graph.edges(data=True) if graph.nodes[u]["kind"] == "Entity"}
+    assert derived and {k for _, k, _ in derived} <= DERIVED_TYPES
+    assert {(r[":START_ID(Entity)"], r[":TYPE"], r[":END_ID(Entity)"]): int(r["count:long"])
+            for r in tables["entity_entity"]} == derived
+
     script = written["import"].read_text()
     assert "neo4j-admin database import full" in script
-    for name in ("papers.csv", "entities.csv", "paper_entity.csv", "related_to.csv"):
+    for name in ("papers.csv", "entities.csv", "paper_entity.csv", "related_to.csv", "results.csv",
+                 "paper_result.csv", "result_entity.csv", "entity_entity.csv"):
         assert name in script
+    assert "--nodes=results.csv" in script and "--relationships=entity_entity.csv" in script
     assert "'--array-delimiter=;'" in script and "--multiline-fields=true" in script
     assert "paperkg neo4j import ." in script, "without neo4j-admin on PATH, the launcher's import tool"
     assert "CREATE CONSTRAINT paperkg_paper_id" in written["constraints"].read_text()
@@ -218,3 +247,41 @@ def test_import_picks_a_delimiter_no_alias_holds(seeds_kg, tmp_path):
     finally:
         stop_local(data_dir=home)
     assert aliases == graph.nodes[node]["aliases"]
+
+
+def test_results_round_trip_through_the_csv_import(results_kg, tmp_path):
+    """Real ICML 2024 abstracts with results: graph.json -> the neo4j-admin CSVs -> Neo4j's own
+    import tool -> a server on the imported data holds every Result with its properties, as many
+    relationships of each type as the graph has edges of that kind, and the derived counts."""
+    from neo4j_fixtures import TEST_PASSWORD
+    from test_neo4j_loader import expected_counts, graph_result_view, neo4j_result_view
+
+    import paperkg
+    from paperkg.queries.loader import database_counts
+    from paperkg.queries.runner import Neo4jSettings, connect
+    from paperkg.queries.server import free_port, start_local, stop_local
+
+    require_launcher()
+    graph_file = results_kg.save(tmp_path / "graph.json")
+    graph = paperkg.load(graph_file).graph
+    written = write_neo4j_admin(graph, tmp_path / "csv")
+    home = tmp_path / "home"
+    result = CliRunner().invoke(cli, ["neo4j", "import", str(tmp_path / "csv"), "--data-dir", str(home)])
+    assert result.exit_code == 0, result.output
+    assert len(read_rows(written["results"])[1]) >= 50
+    server = start_local(port=free_port(), data_dir=home, password=TEST_PASSWORD, timeout=180)
+    try:
+        settings = Neo4jSettings(uri=server.uri, user=server.user, password=TEST_PASSWORD)
+        driver = connect(settings)
+        try:
+            got = neo4j_result_view(driver)
+            totals = database_counts(driver, settings)
+        finally:
+            driver.close()
+    finally:
+        stop_local(data_dir=home)
+    want = graph_result_view(graph)
+    assert got["counts"] == want["counts"] and ("MEASURED_BY", "Entity") in got["counts"]
+    assert got["results"] == want["results"]
+    assert got["slots"] == want["slots"] and got["derived"] == want["derived"]
+    assert totals == expected_counts(graph)

@@ -17,9 +17,10 @@ import pytest
 
 import paperkg
 from paperkg.errors import GraphError, Neo4jError
-from paperkg.graph.build import ENTITY_PREFIX, PAPER_PREFIX
+from paperkg.graph.build import ENTITY_PREFIX, PAPER_PREFIX, add_result, add_result_edges
 from paperkg.queries.loader import load_graph, prepare_rows
 from paperkg.queries.runner import Neo4jSettings, connect
+from paperkg.types import Result
 
 ROLE_TYPES = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
 
@@ -48,9 +49,48 @@ def snapshot(driver, database: str = "neo4j") -> dict:
 
 
 def expected_counts(graph: nx.DiGraph) -> dict:
-    kinds = Counter(kind for _, kind in graph.nodes(data="kind"))
-    edges = Counter(kind for _, _, kind in graph.edges(data="kind"))
-    return {"nodes": kinds["Paper"] + kinds["Entity"], "relationships": edges["HAS"] + edges["RELATED_TO"]}
+    """Every node (Paper, Entity, Result) and every edge is one node or relationship in Neo4j."""
+    return {"nodes": graph.number_of_nodes(), "relationships": graph.number_of_edges()}
+
+
+#: The property names of a Result node in Neo4j and the graph attribute each comes from.
+RESULT_PROPERTIES = {"paper_id": "paper_id", "index": "index", "value": "value", "start": "start", "end": "end",
+                     "number": "number", "upper": "upper", "unit": "unit", "kind": "result_kind",
+                     "evidence": "evidence", "direction": "direction"}
+
+
+def graph_relationship_counts(graph: nx.DiGraph) -> Counter:
+    """(relationship type, start node kind) -> count, as the graph's edges are stored in Neo4j
+    (MEASURED_BY is both a Result's metric slot and the derived Task -> Metric edge)."""
+    return Counter((ROLE_TYPES[d["role"]] if d["kind"] == "HAS" else d["kind"], graph.nodes[u]["kind"])
+                   for u, _, d in graph.edges(data=True))
+
+
+def neo4j_result_view(driver, database: str = "neo4j") -> dict:
+    """What Neo4j holds of results: relationship counts as :func:`graph_relationship_counts`
+    gives them, the Result nodes' properties by id, and the derived relationships' counts."""
+    with driver.session(database=database) as session:
+        counts = Counter({(r["t"], r["start"]): r["n"] for r in session.run(
+            "MATCH (a)-[r]->() RETURN type(r) AS t, CASE WHEN a:Result THEN 'Result' WHEN a:Paper THEN 'Paper' "
+            "ELSE 'Entity' END AS start, count(*) AS n")})
+        results = {r["id"]: r["props"] for r in session.run("MATCH (r:Result) RETURN r.id AS id, properties(r) AS props")}
+        derived = {(r["a"], r["t"], r["b"]): r["n"] for r in session.run(
+            "MATCH (a:Entity)-[r:EVALUATED_ON|ADDRESSES|MEASURED_BY]->(b:Entity) "
+            "RETURN a.key AS a, type(r) AS t, b.key AS b, r.count AS n")}
+        slots = {(r["id"], r["t"], r["key"]) for r in session.run(
+            "MATCH (r:Result)-[s]->(e:Entity) RETURN r.id AS id, type(s) AS t, e.key AS key")}
+    return {"counts": counts, "results": results, "derived": derived, "slots": slots}
+
+
+def graph_result_view(graph: nx.DiGraph) -> dict:
+    """The same view read from the graph: what every load or import of it must give."""
+    results = {node: {name: attrs[source] for name, source in RESULT_PROPERTIES.items() if attrs.get(source) is not None}
+               | {"id": node} for node, attrs in graph.nodes(data=True) if attrs["kind"] == "Result"}
+    derived = {(graph.nodes[u]["key"], d["kind"], graph.nodes[v]["key"]): d["count"]
+               for u, v, d in graph.edges(data=True) if graph.nodes[u]["kind"] == "Entity"}
+    slots = {(u, d["kind"], graph.nodes[v]["key"]) for u, v, d in graph.edges(data=True)
+             if graph.nodes[u]["kind"] == "Result"}
+    return {"counts": graph_relationship_counts(graph), "results": results, "derived": derived, "slots": slots}
 
 
 def tiny_graph(papers: dict[str, dict], entities: dict[str, dict], has: list[tuple], links: list[tuple] = ()) -> nx.DiGraph:
@@ -72,6 +112,14 @@ def tiny_graph(papers: dict[str, dict], entities: dict[str, dict], has: list[tup
     for a, b, weight, shared in links:
         graph.add_edge(PAPER_PREFIX + a, PAPER_PREFIX + b, kind="RELATED_TO", weight=weight, shared=shared)
     return graph
+
+
+def with_results(graph: nx.DiGraph, results: dict[str, list[Result]]) -> nx.DiGraph:
+    """``graph`` with each paper's results (its Result nodes, slots and the derived edges)."""
+    for pid, rows in results.items():
+        for index, result in enumerate(rows):
+            add_result(graph, pid, index, result)
+    return add_result_edges(graph)
 
 
 @pytest.fixture()
@@ -305,3 +353,63 @@ def test_killed_load_rerun_gives_the_uninterrupted_graph(seeds_kg, clean_neo4j, 
     load_graph(graph, settings, progress=False)  # uninterrupted
     assert rerun == snapshot(clean_neo4j, settings.database)
     assert (rerun["nodes"], rerun["relationships"]) == (expected["nodes"], expected["relationships"])
+
+
+def test_results_round_trip_with_equal_counts(results_kg, clean_neo4j, settings, tmp_path):
+    """Real ICML 2024 abstracts with results: graph.json -> load -> Neo4j holds every Result with
+    its properties, as many relationships of each type as the graph has edges of that kind, the
+    same slots, and the derived entity-entity relationships with the graph's counts."""
+    graph = paperkg.load(results_kg.save(tmp_path / "graph.json")).graph
+    want = graph_result_view(graph)
+    assert len(want["results"]) >= 50 and {kind for kind, _ in want["counts"]} >= {
+        "REPORTS", "ON_DATASET", "MEASURED_BY", "ACHIEVED_BY", "FOR_TASK", "EVALUATED_ON", "ADDRESSES"}
+    assert ("MEASURED_BY", "Entity") in want["counts"] and ("MEASURED_BY", "Result") in want["counts"]
+    report = load_graph(graph, settings, batch_size=25, progress=False)
+    assert report.results == len(want["results"]) and report.database_counts == expected_counts(graph)
+    got = neo4j_result_view(clean_neo4j, settings.database)
+    assert got["counts"] == want["counts"]
+    assert got["results"] == want["results"]
+    assert got["slots"] == want["slots"] and got["derived"] == want["derived"]
+    first = snapshot(clean_neo4j, settings.database)
+    load_graph(graph, settings, progress=False)  # a re-load changes nothing, results included
+    assert snapshot(clean_neo4j, settings.database) == first
+
+
+def test_reloaded_paper_loses_its_stale_results(clean_neo4j, settings):
+    """A paper's re-extraction is the truth for its results: a result it no longer has is
+    deleted with its relationships, a slot bound elsewhere moves, changed values are rewritten,
+    and the derived counts are recomputed over every load's results (q's stay)."""
+    entities = {"m": {"type": "Method"}, "d1": {"type": "Dataset"}, "d2": {"type": "Dataset"},
+                "acc": {"type": "Metric"}, "cls": {"type": "Task"}}
+    has = [("p", key, "used", "e") for key in entities] + [("q", "m", "used", "e"), ("q", "d1", "used", "e"),
+                                                           ("q", "acc", "used", "e")]
+
+    def score(text, dataset, task=None):
+        return Result(0, len(text), text, float(text.rstrip("%")), "%", "score", "acc", dataset, "m", task, "s.")
+
+    before = with_results(tiny_graph({"p": {}, "q": {}}, entities, has), {
+        "p": [score("76%", "d1", "cls"), Result(5, 7, "2x", 2.0, "x", "gain", None, "d2", "m", None, "t.")],
+        "q": [score("80%", "d1")]})
+    after = with_results(tiny_graph({"p": {}}, entities, [h for h in has if h[0] == "p"]),
+                         {"p": [score("77%", "d2")]})
+    load_graph(before, settings, progress=False)
+    assert neo4j_result_view(clean_neo4j, settings.database)["derived"] == {
+        ("m", "EVALUATED_ON", "d1"): 2, ("m", "EVALUATED_ON", "d2"): 1, ("m", "ADDRESSES", "cls"): 1,
+        ("cls", "MEASURED_BY", "acc"): 1}
+    load_graph(after, settings, progress=False)
+    got = neo4j_result_view(clean_neo4j, settings.database)
+    assert set(got["results"]) == {"result:p:0", "result:q:0"}
+    assert got["results"]["result:p:0"]["value"] == "77%" and got["results"]["result:p:0"]["number"] == 77.0
+    assert got["slots"] == {("result:p:0", "ON_DATASET", "d2"), ("result:p:0", "MEASURED_BY", "acc"),
+                            ("result:p:0", "ACHIEVED_BY", "m"), ("result:q:0", "ON_DATASET", "d1"),
+                            ("result:q:0", "MEASURED_BY", "acc"), ("result:q:0", "ACHIEVED_BY", "m")}
+    assert got["derived"] == {("m", "EVALUATED_ON", "d1"): 1, ("m", "EVALUATED_ON", "d2"): 1}
+    assert got["counts"][("REPORTS", "Paper")] == 2
+
+
+def test_a_result_without_its_paper_is_refused():
+    graph = with_results(tiny_graph({"p": {}}, {}, []), {"p": [Result(0, 2, "5x", 5.0, "x", "gain", None, None, None,
+                                                                        None, "s.")]})
+    graph.remove_node(PAPER_PREFIX + "p")
+    with pytest.raises(GraphError, match="which the graph lacks"):
+        prepare_rows(graph)

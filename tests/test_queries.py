@@ -14,6 +14,7 @@ import paperkg
 from paperkg.cli import cli
 from paperkg.errors import QueryError
 from paperkg.graph import analytics
+from paperkg.graph.results import result_row
 from paperkg.queries.loader import load_graph
 from paperkg.queries.offline import NAMED_QUERIES
 from paperkg.queries.runner import Neo4jSettings, library, parse_query, run_query
@@ -139,6 +140,32 @@ def parity_cases(kg: paperkg.KnowledgeGraph) -> list[tuple[str, dict]]:
     cases += [("shortest_path", {"from_paper": a, "to_paper": b}) for a, b in pairs]
     cases += [("bridge_entities", {"k": 20})] + [("bridge_entities", {"type": kind}) for kind in ENTITY_TYPES]
     cases += [("most_linked_papers", {}), ("most_linked_papers", {"k": len(papers)})]
+    return cases + result_cases(graph)
+
+
+def result_cases(graph) -> list[tuple[str, dict]]:
+    """leaderboard and results_for parameters from the graph's Result nodes: every dataset with
+    a score, with each of its scores' metrics and tasks, every method with a result, and unknowns."""
+    rows = [result_row(graph, n) for n, kind in graph.nodes(data="kind") if kind == "Result"]
+    scores = [r for r in rows if r["kind"] == "score" and r["dataset_key"]]
+    cases: list[tuple[str, dict]] = []
+    for dataset in sorted({r["dataset"] for r in scores}):
+        cases += [("leaderboard", {"dataset": dataset}), ("leaderboard", {"dataset": dataset, "k": 1}),
+                  ("leaderboard", {"dataset": dataset, "metric": "no such metric anywhere"}),
+                  ("leaderboard", {"dataset": dataset, "task": "no such task anywhere"})]
+    for r in scores:
+        if r["metric"]:
+            cases.append(("leaderboard", {"dataset": r["dataset"], "metric": r["metric"]}))
+        if r["task"]:
+            cases.append(("leaderboard", {"dataset": r["dataset"], "task": r["task"]}))
+        if r["metric"] and r["task"]:
+            cases.append(("leaderboard", {"dataset": r["dataset"], "metric": r["metric"], "task": r["task"]}))
+    metrics = sorted({r["metric"] for r in rows if r["metric"]})
+    cases += [("leaderboard", {"dataset": m}) for m in metrics[:2]]  # a Metric is no dataset: no rows
+    cases += [("leaderboard", {"dataset": "no such dataset anywhere"})]
+    for method in sorted({r["method"] for r in rows if r["method"]}):
+        cases += [("results_for", {"method": method}), ("results_for", {"method": method, "k": 1})]
+    cases += [("results_for", {"method": "no such method anywhere"})]
     return cases
 
 
@@ -159,6 +186,44 @@ def test_every_query_gives_the_same_rows_in_neo4j_and_networkx(seeds_kg, clean_n
         if name == "shortest_path":
             kinds = [r["kind"] for r in seeds_kg.query(name, **params)]
             assert kinds[::2] == ["Paper"] * len(kinds[::2]) and all(k in ENTITY_TYPES for k in kinds[1::2])
+
+
+def test_leaderboard_parity_on_real_abstracts(results_kg, clean_neo4j, neo4j_settings, tmp_path):
+    """ICML 2024 abstracts that report scores on ImageNet and CIFAR-10, through graph.json into
+    Neo4j: leaderboard (with metric and task filters; unknown ones give no rows) and results_for
+    give the rows of the NetworkX twin, best first where the metric's direction is known."""
+    graph = paperkg.load(results_kg.save(tmp_path / "graph.json")).graph
+    settings = Neo4jSettings.coerce(neo4j_settings)
+    load_graph(graph, settings, progress=False)
+    cases = result_cases(graph)
+    for dataset in ("ImageNet", "CIFAR-10"):
+        cases += [("leaderboard", {"dataset": dataset, "metric": "accuracy"}),
+                  ("leaderboard", {"dataset": dataset, "metric": "no such metric anywhere"})]
+    answers = []
+    for name, params in cases:
+        expected = results_kg.query(name, **params)
+        got = run_query(name, params, settings, driver=clean_neo4j)
+        assert got == expected, f"{name} {params}:\n neo4j    {got[:3]}\n networkx {expected[:3]}"
+        answers.append((name, params, got))
+    # The comparison means something: real leaderboards on both datasets, filters that keep
+    # rows, a method with results; and every unknown name gives no rows.
+    assert all(results_kg.query("leaderboard", dataset=d) for d in ("ImageNet", "CIFAR-10"))
+    unknown = [(n, p, rows) for n, p, rows in answers if any("no such" in str(v) for v in p.values())]
+    assert unknown and all(rows == [] for *_, rows in unknown), unknown
+    for slot in ("metric", "task"):
+        assert any(rows for n, p, rows in answers if n == "leaderboard" and slot in p and (n, p, rows) not in unknown), slot
+    assert any(rows for n, _, rows in answers if n == "results_for")
+    board = results_kg.query("leaderboard", dataset="ImageNet", metric="accuracy")
+    assert board and {r["metric"] for r in board} == {"accuracy"}
+    for dataset in ("ImageNet", "CIFAR-10"):
+        rows = results_kg.query("leaderboard", dataset=dataset, k=1000)
+        for metric in {r["metric"] for r in rows}:
+            numbers = [r["number"] for r in rows if r["metric"] == metric]
+            direction = next(r["direction"] for r in rows if r["metric"] == metric)
+            if direction == "higher":
+                assert numbers == sorted(numbers, reverse=True), (dataset, metric)
+            elif direction == "lower":
+                assert numbers == sorted(numbers), (dataset, metric)
 
 
 def test_cli_query_against_neo4j_matches_graph_mode(seeds_kg, clean_neo4j, neo4j_settings, tmp_path):
