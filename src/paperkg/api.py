@@ -27,15 +27,11 @@ from paperkg.extract.run.corpus import ExtractStats, extract_papers, extracted
 from paperkg.graph import analytics
 from paperkg.graph.build import build_graph, paper_nodes
 from paperkg.graph.export import read_node_link, write_graphml, write_node_link
-from paperkg.paths import check_output_file
+from paperkg.paths import check_output_file, output_folder
 from paperkg.spill import Spill
 from paperkg.types import ENTITY_TYPES, Extraction, ReadReport
 
 PathLike = str | Path
-#: What ``export`` (and so ``paperkg build``) writes, as glob patterns: an earlier build's files
-#: that the new set lacks are removed, also in a folder written before manifests existed.
-EXPORT_FILES = ("graph.json", "graph.graphml", "mentions.jsonl", "resolution.jsonl", "explorer.html", "entities.html",
-                "similarity.html", "focus-*.html")
 
 
 @dataclass(frozen=True)
@@ -199,7 +195,7 @@ class KnowledgeGraph:
             found = analytics.find_entity(self.graph, str(focus))
             if found is not None:
                 options = {**options, "focus": found}
-        return write_html(self.graph, path, **options)
+        return write_html(self.graph, output_folder(path), **options)  # '' would become '.' past here
 
     def to_neo4j(self, uri: str | None = None, user: str | None = None, password: str | None = None,
                  database: str | None = None, *, batch_size: int = 10_000, progress: bool = True):
@@ -230,7 +226,9 @@ class KnowledgeGraph:
         removed (see :mod:`paperkg.graph.export_set`). The manifest records each file's sha256
         and ``graphml_replaced_characters``, the characters XML 1.0 could not hold.
         """
-        from paperkg.graph.export_set import write_set
+        # EXPORT_FILES: what export writes; an earlier build's files the new set lacks are removed,
+        # also in a folder written before manifests existed.
+        from paperkg.graph.export_set import EXPORT_FILES, write_set
 
         replaced = {}
 

@@ -20,7 +20,7 @@ import paperkg
 from paperkg.api import stage_line, timed
 from paperkg.errors import PaperKGError
 from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, MAX_MAX_CHARS
-from paperkg.paths import check_output_dir, check_output_file
+from paperkg.paths import check_output_dir, check_output_file, output_folder
 from paperkg.types import ENTITY_TYPES, ReadReport
 
 
@@ -104,7 +104,8 @@ def extract(inputs, output, n_process, no_model, max_chars, progress):
 
 @cli.command()
 @input_args
-@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Directory for every export.")
+# --out is taken as typed (click would turn '' into '.'): an empty or root folder is refused.
+@click.option("--out", "out_dir", required=True, type=click.Path(), help="Directory for every export.")
 @click.option("--top-k", default=20, show_default=True, type=click.IntRange(min=0), help="Paper-paper links kept per paper (0: none).")
 @click.option("--html/--no-html", default=True, show_default=True, help="Also write the HTML explorer.")
 @click.option("--store", type=click.Path(path_type=Path), default=None,
@@ -128,7 +129,7 @@ def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_
 
     if scheduler is not None and engine != "dask":
         raise click.UsageError("--scheduler needs --engine dask")
-    check_output_dir(out_dir)
+    out_dir = check_output_dir(out_dir)
     kg = paperkg.build(inputs, top_k=top_k, n_process=n_process, use_model=not no_model, max_chars=max_chars,
                        progress=progress, store=store or out_dir / STORE_NAME, engine=engine, scheduler=scheduler)
     with timed([], "export", stage_line if progress else None):
@@ -196,7 +197,7 @@ def stats(graph_file, top, as_json):
 
 @cli.command()
 @click.argument("graph_file", type=click.Path(path_type=Path))
-@click.option("--out", required=True, type=click.Path(path_type=Path),
+@click.option("--out", required=True, type=click.Path(),
               help="A directory (all views) or a .html file (one view).")
 @click.option("--view", type=click.Choice(["overview", "entity-map", "similarity", "focus", "all"]), default=None,
               help="Which view to write [default: all views for a directory, the overview for a file].")
@@ -210,6 +211,7 @@ def stats(graph_file, top, as_json):
 @click.option("--title", default=None, help="Page title.")
 def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges, max_focus_nodes, title):
     """Write the offline HTML explorer of a saved graph (topic map, entity map, similarity map, focus)."""
+    out = output_folder(out)
     pages = paperkg.load(graph_file).to_html(
         out, view=view, focus=focus, hops=hops, max_entities=max_entities, max_papers=max_papers,
         max_edges=max_edges, max_focus_nodes=max_focus_nodes, title=title,
