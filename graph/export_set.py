@@ -24,6 +24,12 @@ A writer of some files of a set (``paperkg html`` writing the explorer pages int
 folder) merges them into it the same way: its pages land all together or not at all.
 (Tested by killing builds from outside while they extract and while they stage, and by
 simulating the kill at each rename of the roll forward: ``tests/test_export_set.py``.)
+
+The folder is ours only where we say so: a manifest or commit record found in ``DIR`` may have
+been planted (a ``kg/`` folder someone else produced), so a name read from one is deleted or
+moved only if it is a plain file name paperkg writes (:data:`EXPORT_FILES`); any other name
+(``../victim.txt``, an absolute path, a folder) is reported as a warning naming the record and
+left alone (``tests/test_output_folder.py``).
 """
 
 from __future__ import annotations
@@ -32,15 +38,17 @@ import contextlib
 import contextvars
 import hashlib
 import json
+import logging
 import os
 import shutil
 import tempfile
-from fnmatch import fnmatch
+from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
 from paperkg.atomic import atomic_write_text
 from paperkg.errors import GraphError
+from paperkg.paths import output_folder
 
 MANIFEST = "paperkg-manifest.json"
 MANIFEST_FORMAT = "paperkg-output-set"
@@ -48,6 +56,12 @@ COMMIT_DIR = ".paperkg-commit"
 STAGING_PREFIX = ".paperkg-staging-"
 LOCK_FILE = ".paperkg-lock"
 _REMOVE = "remove.json"
+#: What paperkg writes into an output folder (``paperkg build``, ``kg.export``, ``paperkg html``),
+#: as glob patterns: the only names a manifest or commit record found there can make us delete or
+#: replace, and the files of a folder written before manifests that a new set replaces.
+EXPORT_FILES = ("graph.json", "graph.graphml", "mentions.jsonl", "resolution.jsonl", "explorer.html", "entities.html",
+                "similarity.html", "focus-*.html")
+log = logging.getLogger("paperkg")
 #: The staging folder of the write_set running in this context (a nested write_set joins it).
 _staging: contextvars.ContextVar[Path | None] = contextvars.ContextVar("paperkg_export_staging", default=None)
 
@@ -80,6 +94,35 @@ def _locked(out: Path) -> Iterator[None]:
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
+def _plain(name: object) -> bool:
+    """A file name directly in the folder: no separator, not ``..``, no NUL."""
+    return isinstance(name, str) and name not in ("", ".", "..") and not any(c in name for c in ("/", os.sep, "\0"))
+
+
+def _ours(name: object) -> bool:
+    return _plain(name) and any(fnmatchcase(name, pattern) for pattern in EXPORT_FILES)
+
+
+def _honoured(out: Path, names: object, record: Path) -> list[str]:
+    """The names of ``record`` (a manifest's ``files`` or a ``remove.json`` found in ``out``) that
+    we may delete or replace: plain file names paperkg writes, not folders. The others are
+    reported and left alone: the record may be someone else's."""
+    if isinstance(names, dict):
+        names = list(names)
+    if not isinstance(names, list):
+        log.warning(f"{record}: ignored: not a list of file names")
+        return []
+    kept = []
+    for name in names:
+        if not _ours(name):
+            log.warning(f"{record}: ignored the name {name!r}: not a file paperkg writes in {out} (left alone)")
+        elif (out / name).is_dir() and not (out / name).is_symlink():
+            log.warning(f"{record}: ignored the name {name!r}: {out / name} is a folder (left alone)")
+        else:
+            kept.append(name)
+    return kept
+
+
 def read_manifest(out_dir: str | Path) -> dict:
     """The manifest of the set in ``out_dir`` (``{}`` when there is none)."""
     try:
@@ -89,16 +132,31 @@ def read_manifest(out_dir: str | Path) -> dict:
     return data if isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT else {}
 
 
-def _roll_forward(out: Path) -> None:
+def _load(record: Path) -> object:
+    try:
+        return json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _roll_forward(out: Path, files: list[str] | None = None, stale: list[str] | None = None) -> None:
+    """Move the committed files into ``out``, delete the stale ones, then the manifest.
+
+    ``files`` and ``stale`` are given by the writer that just committed (its own, checked names);
+    without them (a commit record found in ``out``) the record's names are checked first."""
     commit = out / COMMIT_DIR
-    manifest = json.loads((commit / MANIFEST).read_text(encoding="utf-8"))
-    for name in manifest["files"]:
-        if (commit / name).exists():
-            os.replace(commit / name, out / name)
-    if (commit / _REMOVE).exists():
-        for name in json.loads((commit / _REMOVE).read_text(encoding="utf-8")):
-            with contextlib.suppress(FileNotFoundError):
-                (out / name).unlink()
+    if files is None:
+        manifest = _load(commit / MANIFEST)
+        files = _honoured(out, manifest.get("files") if isinstance(manifest, dict) else None, commit / MANIFEST)
+        stale = _honoured(out, _load(commit / _REMOVE), commit / _REMOVE) if (commit / _REMOVE).exists() else []
+    for name in files:
+        source = commit / name
+        if source.is_file() and not source.is_symlink():  # what we stage; a planted folder or link stays
+            os.replace(source, out / name)
+    for name in stale or ():
+        with contextlib.suppress(FileNotFoundError):
+            (out / name).unlink()
+    with contextlib.suppress(FileNotFoundError):
         (commit / _REMOVE).unlink()
     os.replace(commit / MANIFEST, out / MANIFEST)
     _fsync_dir(out)
@@ -106,10 +164,15 @@ def _roll_forward(out: Path) -> None:
 
 
 def _recover(out: Path) -> None:
-    if (out / COMMIT_DIR / MANIFEST).exists():
+    commit = out / COMMIT_DIR
+    if commit.is_symlink() or (commit.exists() and not commit.is_dir()):
+        # Never written by us (we rename a real folder here): follow it nowhere, drop the name.
+        log.warning(f"{commit}: not a commit folder paperkg wrote: removed (what it points to is left alone)")
+        commit.unlink()
+    elif (commit / MANIFEST).is_file():
         _roll_forward(out)
-    elif (out / COMMIT_DIR).exists():  # the manifest moved already: only the folder is left
-        shutil.rmtree(out / COMMIT_DIR)
+    elif commit.exists():  # the manifest moved already: only the folder is left
+        shutil.rmtree(commit)
     for staging in out.glob(STAGING_PREFIX + "*"):
         shutil.rmtree(staging, ignore_errors=True)
 
@@ -129,11 +192,14 @@ def verify(out_dir: str | Path) -> list[str]:
     if not manifest:
         return [f"{out / MANIFEST}: no manifest"]
     problems = []
-    for name, info in manifest["files"].items():
-        path = out / name
-        if not path.is_file():
+    files = manifest.get("files")
+    for name, info in (files.items() if isinstance(files, dict) else ()):
+        path = out / name if _plain(name) else None
+        if path is None or not isinstance(info, dict):
+            problems.append(f"{out / MANIFEST}: {name!r} is not a file of this folder")
+        elif not path.is_file():
             problems.append(f"{path}: missing")
-        elif path.stat().st_size != info["bytes"] or _sha256(path) != info["sha256"]:
+        elif path.stat().st_size != info.get("bytes") or _sha256(path) != info.get("sha256"):
             problems.append(f"{path}: not the file of this set")
     if (out / COMMIT_DIR).exists():
         problems.append(f"{out / COMMIT_DIR}: a committed set is not rolled forward yet")
@@ -145,7 +211,8 @@ def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], 
     """Write one set of files into ``out_dir`` (see the module docstring).
 
     ``write(folder)`` writes every file of the set directly inside ``folder`` and returns
-    ``{key: path}``. Files of the previous set (its manifest) that the new one lacks are deleted,
+    ``{key: path}``. Files of the previous set (its manifest) that the new one lacks are deleted
+    when they are names paperkg writes (:data:`EXPORT_FILES`; any other is reported and kept),
     and so are files matching the ``replaces`` glob patterns (outputs of writers from before
     manifests). ``info`` goes into the manifest. Returns ``{key: final path}``.
 
@@ -157,17 +224,17 @@ def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], 
     >>> import tempfile
     >>> out = Path(tempfile.mkdtemp())
     >>> def pages(n):
-    ...     return lambda folder: {f"p{i}": atomic_write_text(folder / f"p{i}.txt", "x") for i in range(n)}
+    ...     return lambda folder: {f"p{i}": atomic_write_text(folder / f"focus-p{i}.html", "x") for i in range(n)}
     >>> sorted(write_set(out, pages(3))), sorted(write_set(out, pages(1)))
     (['p0', 'p1', 'p2'], ['p0'])
     >>> sorted(p.name for p in out.iterdir()), verify(out)
-    (['.paperkg-lock', 'p0.txt', 'paperkg-manifest.json'], [])
-    >>> sorted(write_set(out, lambda folder: {"q": atomic_write_text(folder / "q.txt", "y")}, merge=True))
+    (['.paperkg-lock', 'focus-p0.html', 'paperkg-manifest.json'], [])
+    >>> sorted(write_set(out, lambda folder: {"q": atomic_write_text(folder / "focus-q.html", "y")}, merge=True))
     ['q']
     >>> sorted(read_manifest(out)["files"]), verify(out)
-    (['p0.txt', 'q.txt'], [])
+    (['focus-p0.html', 'focus-q.html'], [])
     """
-    out = Path(out_dir)
+    out = output_folder(out_dir)
     staging = _staging.get()
     if staging is not None and os.path.abspath(staging) == os.path.abspath(out):
         return dict(write(out))
@@ -188,17 +255,21 @@ def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], 
                 path = Path(path)
                 if path.parent != stage or path.name in (MANIFEST, _REMOVE):
                     raise GraphError(f"{path}: an export set holds only files directly in its folder")
+                if (out / path.name).is_dir() and not (out / path.name).is_symlink():
+                    raise GraphError(f"{out / path.name}: is a folder, so the export {path.name} cannot be written "
+                                     f"there (move it away)")
                 files[path.name] = {"bytes": path.stat().st_size, "sha256": _sha256(path)}
             previous = read_manifest(out)
-            old = previous.get("files", {})
+            old = _honoured(out, previous.get("files", {}), out / MANIFEST)
             if merge:
                 stale = []
-                kept = {name: entry for name, entry in old.items() if name not in files and (out / name).is_file()}
+                entries = previous.get("files", {})
+                kept = {name: entries[name] for name in old if name not in files and (out / name).is_file()}
                 files.update(kept)
                 info = {**{k: v for k, v in previous.items() if k not in ("format", "version", "files")}, **(info or {})}
             else:
                 stale = sorted(name for name in {*old, *(p.name for p in out.iterdir() if p.is_file()
-                                                        and any(fnmatch(p.name, pat) for pat in replaces))}
+                                                        and any(fnmatchcase(p.name, pat) for pat in replaces))}
                                if name not in files)
             atomic_write_text(stage / _REMOVE, json.dumps(stale) + "\n")
             atomic_write_text(stage / MANIFEST, json.dumps(
@@ -212,5 +283,5 @@ def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], 
             _staging.reset(token)
         os.rename(stage, out / COMMIT_DIR)  # the commit point
         _fsync_dir(out)
-        _roll_forward(out)
+        _roll_forward(out, sorted(files), stale)
     return {key: out / Path(path).name for key, path in written.items()}

@@ -91,6 +91,7 @@ def test_build_writes_every_export_and_reports(tmp_path):
     result = run("build", source, "--out", out, "--no-progress")
     assert result.returncode == 0, result.stderr
     assert "papers: read 4, written 2, skipped 2" in result.stderr
+    assert "stage " not in result.stderr, "--no-progress prints no stage lines"
     assert f"warning: {source}:2: skipped: not valid JSON" in result.stderr
     assert result.stderr.count(f"{source}:2:") == 1, "a skipped record is reported once"
     assert "id 'c' is kept as an alias" in result.stderr
@@ -122,3 +123,10 @@ def test_empty_input_is_an_error(tmp_path):
     result = run("extract", empty, "-o", tmp_path / "x.jsonl")
     assert result.returncode == 1
     assert "no abstracts found" in result.stderr.splitlines()[-1]
+
+
+def test_build_says_what_each_stage_cost(tmp_path):
+    result = run("build", ROOT / "examples" / "abstracts.txt", "--out", tmp_path / "out", "--no-html")
+    assert result.returncode == 0, result.stderr
+    stages = re.findall(r"^stage (\w+): [\d.]+ s, CPU [\d.]+ s", result.stderr, re.M)
+    assert stages == ["read", "extract", "resolve", "graph", "link", "communities", "export"], result.stderr

@@ -115,7 +115,8 @@ def test_a_writer_killed_after_the_commit_point_is_rolled_forward(tmp_path, monk
     def files(text, names):
         return lambda folder: {n: atomic_write_text(folder / n, f"{text} {n}") for n in names}
 
-    export_set.write_set(out, files("old", ["a.txt", "b.txt", "stale.txt"]))
+    # Names paperkg writes: only those may a commit record found in the folder move or delete.
+    export_set.write_set(out, files("old", ["graph.json", "mentions.jsonl", "focus-stale.html"]))
     real_replace, calls = os.replace, []
 
     def replace(src, dst):  # os.replace is global: count only the roll forward's renames
@@ -127,10 +128,10 @@ def test_a_writer_killed_after_the_commit_point_is_rolled_forward(tmp_path, monk
 
     monkeypatch.setattr(export_set.os, "replace", replace)
     with pytest.raises(Killed):
-        export_set.write_set(out, files("new", ["a.txt", "b.txt", "c.txt"]))
+        export_set.write_set(out, files("new", ["graph.json", "mentions.jsonl", "focus-c.html"]))
     monkeypatch.setattr(export_set.os, "replace", real_replace)
     assert (out / COMMIT_DIR).exists(), "killed after the commit point"
     recover(out)
     assert_one_complete_set(out)
-    assert sorted(visible(out)) == ["a.txt", "b.txt", "c.txt", MANIFEST]
-    assert all((out / n).read_text() == f"new {n}" for n in ("a.txt", "b.txt", "c.txt"))
+    assert sorted(visible(out)) == ["focus-c.html", "graph.json", "mentions.jsonl", MANIFEST]
+    assert all((out / n).read_text() == f"new {n}" for n in ("graph.json", "mentions.jsonl", "focus-c.html"))

@@ -11,11 +11,13 @@
 from __future__ import annotations
 
 import os
+import resource
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import networkx as nx
 
@@ -28,15 +30,11 @@ from paperkg.extract.run.corpus import ExtractStats, extract_papers, extracted
 from paperkg.graph import analytics
 from paperkg.graph.build import build_graph, paper_nodes
 from paperkg.graph.export import read_node_link, write_graphml, write_node_link
-from paperkg.paths import check_output_file
+from paperkg.paths import check_output_file, output_folder
 from paperkg.spill import Spill
 from paperkg.types import ENTITY_TYPES, Extraction, ReadReport
 
 PathLike = str | Path
-#: What ``export`` (and so ``paperkg build``) writes, as glob patterns: an earlier build's files
-#: that the new set lacks are removed, also in a folder written before manifests existed.
-EXPORT_FILES = ("graph.json", "graph.graphml", "mentions.jsonl", "resolution.jsonl", "explorer.html", "entities.html",
-                "similarity.html", "focus-*.html")
 
 
 @dataclass(frozen=True)
@@ -61,11 +59,27 @@ class BuildStats:
     stages: tuple[tuple[str, float, float, float], ...]
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 @contextmanager
-def _timed(stages: list, name: str) -> Iterator[None]:
-    wall, cpu = time.perf_counter(), time.process_time()
+def timed(stages: list, name: str, echo: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Time one stage into ``stages``; with ``echo``, also say what it cost when it ends (the
+    CPU of worker processes that ended within it counted apart)."""
+    wall, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
     yield
     stages.append((name, time.perf_counter() - wall, time.process_time() - cpu, wall))
+    if echo is not None:
+        workers = _children_cpu() - children
+        echo(f"stage {name}: {stages[-1][1]:.1f} s, CPU {stages[-1][2]:.1f} s"
+             + (f" + {workers:.1f} s in workers" if workers >= 0.05 else ""))
+
+
+def stage_line(line: str) -> None:
+    """Print a stage's cost line to stderr (what ``progress=True`` does after each stage)."""
+    print(line, file=sys.stderr, flush=True)
 
 
 @dataclass
@@ -186,7 +200,7 @@ class KnowledgeGraph:
             found = analytics.find_entity(self.graph, str(focus))
             if found is not None:
                 options = {**options, "focus": found}
-        return write_html(self.graph, path, **options)
+        return write_html(self.graph, output_folder(path), **options)  # '' would become '.' past here
 
     def to_neo4j(self, uri: str | None = None, user: str | None = None, password: str | None = None,
                  database: str | None = None, *, batch_size: int = 10_000, progress: bool = True):
@@ -217,7 +231,9 @@ class KnowledgeGraph:
         removed (see :mod:`paperkg.graph.export_set`). The manifest records each file's sha256
         and ``graphml_replaced_characters``, the characters XML 1.0 could not hold.
         """
-        from paperkg.graph.export_set import write_set
+        # EXPORT_FILES: what export writes; an earlier build's files the new set lacks are removed,
+        # also in a folder written before manifests existed.
+        from paperkg.graph.export_set import EXPORT_FILES, write_set
 
         replaced = {}
         if self.build_record is not None:
@@ -296,7 +312,8 @@ def build(
     """
     stages: list[tuple[str, float, float]] = []
     exclude = tuple(exclude)
-    with _timed(stages, "read"):
+    echo = stage_line if progress else None
+    with timed(stages, "read", echo):
         read = read_papers(paths, max_chars=max_chars, exclude=exclude)
         unknown = sorted({i for source, i in exclude if source is None} - {i for _, i in read.excluded})
         if unknown:
@@ -306,9 +323,9 @@ def build(
                                 papers=len(read.papers), store=store)
     spill = Spill()
     with extracted(read.papers, use_model=use_model, n_process=n_process, engine=engine, scheduler=scheduler,
-                   progress=progress, store=store, stage=lambda name: _timed(stages, name)) as (stats, resolved):
+                   progress=progress, store=store, stage=lambda name: timed(stages, name, echo)) as (stats, resolved):
         # The records are made (and spilled to disk) as the graph takes them, in its "graph" step.
-        graph = build_graph(spill.tee(resolved.extractions), top_k=top_k, stage=lambda name: _timed(stages, name))
+        graph = build_graph(spill.tee(resolved.extractions), top_k=top_k, stage=lambda name: timed(stages, name, echo))
     return KnowledgeGraph(graph=graph, report=read.report(), extractions=spill, resolution=tuple(resolved.report),
                           build_stats=BuildStats(extraction=stats, stages=tuple(stages)), build_record=record)
 
@@ -326,6 +343,7 @@ def add(paths: Iterable[PathLike], out_dir: PathLike, *, n_process: int = 1, pro
     :meth:`KnowledgeGraph.export`). An input of the build that changed or vanished since, or a
     path that already is one, is a :class:`~paperkg.errors.BuildFolderError`.
     """
+    out_dir = output_folder(out_dir)
     record = recorded(out_dir)
     old = {item.absolute for item in record.inputs}
     for path in iter_input_files(paths):
@@ -346,6 +364,7 @@ def remove(paper_ids: Iterable[str], out_dir: PathLike, *, n_process: int = 1, p
     ids = [str(paper_id) for paper_id in paper_ids]
     if not ids:
         raise BuildFolderError("give the id of at least one paper to remove")
+    out_dir = output_folder(out_dir)
     record = recorded(out_dir)
     return _rebuild(record, out_dir, list(map(record.read_path, record.inputs)),
                     [*record.exclusions(), *((None, paper_id) for paper_id in ids)],
@@ -357,7 +376,8 @@ def _rebuild(record: BuildRecord, out_dir: PathLike, paths: list, exclude: list,
 
     kg = build(paths, top_k=record.top_k, use_model=record.use_model, max_chars=record.max_chars,
                store=record.store or Path(out_dir) / STORE_NAME, exclude=exclude, **run)
-    kg.export(out_dir, html=record.html)
+    with timed([], "export", stage_line if run["progress"] else None):
+        kg.export(out_dir, html=record.html)
     return kg
 
 

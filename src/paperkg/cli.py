@@ -17,10 +17,11 @@ from pathlib import Path
 import click
 
 import paperkg
+from paperkg.api import stage_line, timed
 from paperkg.build_record import previous_build, replacing
 from paperkg.errors import PaperKGError
 from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, MAX_MAX_CHARS
-from paperkg.paths import check_output_dir, check_output_file
+from paperkg.paths import check_output_dir, check_output_file, output_folder
 from paperkg.types import ENTITY_TYPES, ReadReport
 
 
@@ -104,7 +105,8 @@ def extract(inputs, output, n_process, no_model, max_chars, progress):
 
 @cli.command()
 @input_args
-@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path), help="Directory for every export.")
+# --out is taken as typed (click would turn '' into '.'): an empty or root folder is refused.
+@click.option("--out", "out_dir", required=True, type=click.Path(), help="Directory for every export.")
 @click.option("--top-k", default=20, show_default=True, type=click.IntRange(min=0), help="Paper-paper links kept per paper (0: none).")
 @click.option("--html/--no-html", default=True, show_default=True, help="Also write the HTML explorer.")
 @click.option("--store", type=click.Path(path_type=Path), default=None,
@@ -128,14 +130,15 @@ def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_
 
     if scheduler is not None and engine != "dask":
         raise click.UsageError("--scheduler needs --engine dask")
-    check_output_dir(out_dir)
+    out_dir = check_output_dir(out_dir)
     previous = previous_build(out_dir)
     kg = paperkg.build(inputs, top_k=top_k, n_process=n_process, use_model=not no_model, max_chars=max_chars,
                        progress=progress, store=store or out_dir / STORE_NAME, engine=engine, scheduler=scheduler)
     line = replacing(previous, kg.build_record)
     if line:  # building other papers into a folder replaces its graph: never without a word
         click.echo(line, err=True)
-    written = kg.export(out_dir, html=html)
+    with timed([], "export", stage_line if progress else None):
+        written = kg.export(out_dir, html=html)
     _print_build(kg)
     for name in sorted(written):
         click.echo(f"wrote {written[name]}", err=True)
@@ -157,7 +160,7 @@ build_dir_help = "A build folder (from paperkg build): its manifest records the 
 
 @cli.command("add")
 @input_args
-@click.option("--to", "out_dir", required=True, type=click.Path(path_type=Path), help=build_dir_help)
+@click.option("--to", "out_dir", required=True, type=click.Path(), help=build_dir_help)  # as typed: '' is refused
 @n_process_opt
 @progress_opt
 def add_command(inputs, out_dir, n_process, progress):
@@ -173,7 +176,7 @@ def add_command(inputs, out_dir, n_process, progress):
 
 @cli.command("remove")
 @click.argument("paper_ids", nargs=-1, required=True, metavar="IDS...")
-@click.option("--from", "out_dir", required=True, type=click.Path(path_type=Path), help=build_dir_help)
+@click.option("--from", "out_dir", required=True, type=click.Path(), help=build_dir_help)  # as typed: '' is refused
 @n_process_opt
 @progress_opt
 def remove_command(paper_ids, out_dir, n_process, progress):
@@ -237,7 +240,7 @@ def stats(graph_file, top, as_json):
 
 @cli.command()
 @click.argument("graph_file", type=click.Path(path_type=Path))
-@click.option("--out", required=True, type=click.Path(path_type=Path),
+@click.option("--out", required=True, type=click.Path(),
               help="A directory (all views) or a .html file (one view).")
 @click.option("--view", type=click.Choice(["overview", "entity-map", "similarity", "focus", "all"]), default=None,
               help="Which view to write [default: all views for a directory, the overview for a file].")
@@ -251,6 +254,7 @@ def stats(graph_file, top, as_json):
 @click.option("--title", default=None, help="Page title.")
 def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges, max_focus_nodes, title):
     """Write the offline HTML explorer of a saved graph (topic map, entity map, similarity map, focus)."""
+    out = output_folder(out)
     pages = paperkg.load(graph_file).to_html(
         out, view=view, focus=focus, hops=hops, max_entities=max_entities, max_papers=max_papers,
         max_edges=max_edges, max_focus_nodes=max_focus_nodes, title=title,

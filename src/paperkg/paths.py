@@ -29,6 +29,28 @@ def _writable_ancestor(path: Path) -> Path:
     return ancestor
 
 
+def output_folder(path: str | os.PathLike) -> Path:
+    """``path`` as a Path, unless it is empty or the root folder: an output folder holds a set
+    whose stale files are deleted, and ``--out ''`` (the current folder by accident) or
+    ``--out "$UNSET/"`` (``/``) is a slip, not a choice. Raises OutputError.
+
+    >>> output_folder("")
+    Traceback (most recent call last):
+    ...
+    paperkg.errors.OutputError: the output folder is empty ('' names no folder; use . for the current one)
+    >>> output_folder("/tmp/..")
+    Traceback (most recent call last):
+    ...
+    paperkg.errors.OutputError: /tmp/..: is the root folder; name a folder for the exports
+    """
+    if not os.fspath(path).strip():
+        raise OutputError(f"the output folder is empty ({os.fspath(path)!r} names no folder; use . for the current one)")
+    resolved = os.path.realpath(path)
+    if os.path.dirname(resolved) == resolved:
+        raise OutputError(f"{path}: is the root folder; name a folder for the exports")
+    return Path(path)
+
+
 def check_output_dir(path: str | os.PathLike) -> Path:
     """``path`` can be (or become) a folder we can write in; raises OutputError naming why not.
 
@@ -41,7 +63,7 @@ def check_output_dir(path: str | os.PathLike) -> Path:
     ...
     paperkg.errors.OutputError: ...file: is a file, not a folder (--out names the folder for every export)
     """
-    path = Path(path)
+    path = output_folder(path)
     if path.exists() and not path.is_dir():
         raise OutputError(f"{path}: is a file, not a folder (--out names the folder for every export)")
     _writable_ancestor(path)
