@@ -305,7 +305,9 @@ def neo4j():
     """
 
 
-data_dir_opt = click.option("--data-dir", type=click.Path(path_type=Path), default=None, help="Neo4j data directory.")
+data_dir_opt = click.option("--data-dir", type=click.Path(path_type=Path), default=None,
+                            help="Neo4j data directory (default: $PAPERKG_HOME/neo4j/data, else "
+                                 "~/.local/share/paperkg/neo4j).")
 
 
 @neo4j.command("start")
@@ -322,7 +324,9 @@ def neo4j_start(port, data_dir, timeout, heap, page_cache):
     """Build the launcher (cached), start Neo4j in the background and wait until Bolt answers.
 
     JVM heap and page cache follow the available memory (under 3 GB available: a small,
-    fast-starting JVM); --heap, --page-cache and PAPERKG_NEO4J_JAVA_OPTS override them.
+    fast-starting JVM); --heap, --page-cache and PAPERKG_NEO4J_JAVA_OPTS override them. The
+    launcher is built into $PAPERKG_HOME/neo4j-local (else ~/.cache/paperkg/neo4j-local); the
+    data lives in --data-dir.
     """
     from paperkg.queries.server import start_local
 
