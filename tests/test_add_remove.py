@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from test_export_set import wait_for
 
 import paperkg
 from paperkg.errors import BuildFolderError, InputError
@@ -154,15 +155,6 @@ def test_building_other_papers_into_a_folder_says_what_it_replaces(inputs, tmp_p
     assert f"replacing the build of {OLD} papers from {old} with {NEW} papers from {new}\n" in other.stderr
 
 
-def wait_for_staging(out: Path, proc: subprocess.Popen, timeout: float = 300) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and proc.poll() is None:
-        if any(name.startswith(STAGING_PREFIX) for name in os.listdir(out)):
-            return True
-        time.sleep(0.0005)
-    return False
-
-
 @pytest.mark.parametrize("point", ["extracting", "staging"])
 def test_a_killed_add_leaves_the_previous_set(inputs, tmp_path, point):
     """SIGKILL from outside, as tests/test_export_set.py does to builds: while the add starts
@@ -177,7 +169,7 @@ def test_a_killed_add_leaves_the_previous_set(inputs, tmp_path, point):
         if point == "extracting":  # past the imports (~2 s on the test machine), in the reading and NLP
             time.sleep(2.2)
         else:
-            assert wait_for_staging(out, proc) or proc.returncode == 0, "no staging folder: the add is not written as a set"
+            assert wait_for(out, STAGING_PREFIX, proc) or proc.returncode == 0, "no staging folder: the add is not written as a set"
         os.killpg(proc.pid, signal.SIGKILL)
     finally:
         proc.wait(timeout=60)
