@@ -41,7 +41,9 @@ import json
 import logging
 import os
 import shutil
+import signal
 import tempfile
+import threading
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Callable, Iterator, Mapping
@@ -206,6 +208,29 @@ def verify(out_dir: str | Path) -> list[str]:
     return problems
 
 
+class InterruptedAfterCommit(KeyboardInterrupt):
+    """A Ctrl-C that came once the new set was committed: ``out`` holds the complete new set."""
+
+    def __init__(self, out: Path):
+        super().__init__(str(out))
+        self.out = out
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[list]:
+    """Hold SIGINT back while a committed set rolls forward (a Ctrl-C then never leaves a mix
+    for readers); the list says whether one came. Only the main thread can hold signals."""
+    came: list = []
+    if threading.current_thread() is not threading.main_thread():
+        yield came
+        return
+    previous = signal.signal(signal.SIGINT, lambda *_: came.append(True))
+    try:
+        yield came
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], *,
               replaces: tuple[str, ...] = (), info: Mapping | None = None, merge: bool = False) -> dict[str, Path]:
     """Write one set of files into ``out_dir`` (see the module docstring).
@@ -281,7 +306,10 @@ def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], 
             raise
         finally:
             _staging.reset(token)
-        os.rename(stage, out / COMMIT_DIR)  # the commit point
-        _fsync_dir(out)
-        _roll_forward(out, sorted(files), stale)
+        with _interrupts_held() as interrupted:
+            os.rename(stage, out / COMMIT_DIR)  # the commit point
+            _fsync_dir(out)
+            _roll_forward(out, sorted(files), stale)
+        if interrupted:
+            raise InterruptedAfterCommit(out)
     return {key: out / Path(path).name for key, path in written.items()}

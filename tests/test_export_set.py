@@ -135,3 +135,47 @@ def test_a_writer_killed_after_the_commit_point_is_rolled_forward(tmp_path, monk
     assert_one_complete_set(out)
     assert sorted(visible(out)) == ["focus-c.html", "graph.json", "mentions.jsonl", MANIFEST]
     assert all((out / n).read_text() == f"new {n}" for n in ("graph.json", "mentions.jsonl", "focus-c.html"))
+
+
+def test_a_ctrl_c_during_the_roll_forward_waits_and_says_the_set_is_complete(tmp_path, monkeypatch):
+    """SIGINT once the set is committed: the roll forward finishes (no mix for readers), then
+    InterruptedAfterCommit says so; the CLI prints that the new set is complete."""
+    from paperkg.atomic import atomic_write_text
+    from paperkg.graph import export_set
+
+    def files(text, names):
+        return lambda folder: {n: atomic_write_text(folder / n, f"{text} {n}") for n in names}
+
+    out = tmp_path / "out"
+    export_set.write_set(out, files("old", ["graph.json", "mentions.jsonl"]))
+    real = export_set._roll_forward
+
+    def roll_forward(*args):
+        os.kill(os.getpid(), signal.SIGINT)
+        real(*args)
+
+    monkeypatch.setattr(export_set, "_roll_forward", roll_forward)
+    with pytest.raises(export_set.InterruptedAfterCommit) as caught:
+        export_set.write_set(out, files("new", ["graph.json", "mentions.jsonl"]))
+    assert caught.value.out == out and export_set.verify(out) == []
+    assert (out / "graph.json").read_text() == "new graph.json"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_the_cli_says_an_interrupted_build_left_a_complete_set(monkeypatch, capsys, tmp_path):
+    import click
+
+    from paperkg import cli
+    from paperkg.graph import export_set
+
+    def interrupted(**_):
+        try:
+            raise export_set.InterruptedAfterCommit(tmp_path)
+        except KeyboardInterrupt as exc:
+            raise click.exceptions.Abort() from exc
+
+    monkeypatch.setattr(cli.cli, "main", interrupted)
+    with pytest.raises(SystemExit) as exit_:
+        cli.main()
+    assert exit_.value.code == 130
+    assert capsys.readouterr().err.strip() == f"interrupted after the new set was complete in {tmp_path}"

@@ -20,6 +20,7 @@ import paperkg
 from paperkg.api import stage_line, timed
 from paperkg.build_record import previous_build, replacing
 from paperkg.errors import PaperKGError
+from paperkg.graph.export_set import InterruptedAfterCommit
 from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, MAX_MAX_CHARS
 from paperkg.paths import check_output_dir, check_output_file, output_folder
 from paperkg.types import ENTITY_TYPES, ReadReport
@@ -139,20 +140,24 @@ def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_
         click.echo(line, err=True)
     with timed([], "export", stage_line if progress else None):
         written = kg.export(out_dir, html=html)
-    _print_build(kg)
-    for name in sorted(written):
-        click.echo(f"wrote {written[name]}", err=True)
+    _print_build(kg, out_dir, [f"wrote {written[name]}" for name in sorted(written)])
 
 
-def _print_build(kg) -> None:
-    _print_report(kg.report)
-    click.echo(kg.build_stats.extraction.describe(), err=True)
-    counts = kg.stats(top=0)["counts"]
-    click.echo(
-        f"graph: {counts['papers']} papers, {counts['entities']} entities, "
-        f"{counts['paper_entity_edges']} paper-entity edges, {counts['paper_links']} paper links",
-        err=True,
-    )
+def _print_build(kg, out_dir, lines: list[str]) -> None:
+    """The build's summary, once its set is written: a Ctrl-C now says that the set is complete."""
+    try:
+        _print_report(kg.report)
+        click.echo(kg.build_stats.extraction.describe(), err=True)
+        counts = kg.stats(top=0)["counts"]
+        click.echo(
+            f"graph: {counts['papers']} papers, {counts['entities']} entities, "
+            f"{counts['paper_entity_edges']} paper-entity edges, {counts['paper_links']} paper links",
+            err=True,
+        )
+        for line in lines:
+            click.echo(line, err=True)
+    except KeyboardInterrupt:
+        raise InterruptedAfterCommit(Path(out_dir)) from None
 
 
 build_dir_help = "A build folder (from paperkg build): its manifest records the inputs and options."
@@ -170,8 +175,7 @@ def add_command(inputs, out_dir, n_process, progress):
     fresh build of the old inputs and INPUTS with the same options, byte for byte. An input of
     the build that changed or vanished since is a one-line error naming it.
     """
-    _print_build(paperkg.add(inputs, out_dir, n_process=n_process, progress=progress))
-    click.echo(f"updated {out_dir}", err=True)
+    _print_build(paperkg.add(inputs, out_dir, n_process=n_process, progress=progress), out_dir, [f"updated {out_dir}"])
 
 
 @cli.command("remove")
@@ -185,8 +189,8 @@ def remove_command(paper_ids, out_dir, n_process, progress):
     Entities and links that rested only on them go too: the result is a fresh build of the
     inputs without those records, byte for byte. They stay out of later 'paperkg add' runs.
     """
-    _print_build(paperkg.remove(paper_ids, out_dir, n_process=n_process, progress=progress))
-    click.echo(f"updated {out_dir}", err=True)
+    _print_build(paperkg.remove(paper_ids, out_dir, n_process=n_process, progress=progress), out_dir,
+                 [f"updated {out_dir}"])
 
 
 @cli.command()
@@ -508,8 +512,9 @@ def main() -> None:
     """Console entry point: run the CLI, turning paperkg errors into one-line messages."""
     try:
         cli.main(standalone_mode=False)
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
+    except click.exceptions.Abort as exc:
+        done = exc.__cause__ if isinstance(exc.__cause__, InterruptedAfterCommit) else None
+        click.echo(f"interrupted after the new set was complete in {done.out}" if done else "aborted", err=True)
         sys.exit(130)
     except click.exceptions.NoArgsIsHelpError as exc:
         exc.show()  # plain "paperkg" or "paperkg neo4j": the help text is the answer
