@@ -72,7 +72,7 @@ def write_node_link(graph: nx.DiGraph, path: str | Path) -> Path:
     A character UTF-8 cannot hold (a lone surrogate) is written as U+FFFD.
 
     >>> import tempfile, os
-    >>> g = nx.DiGraph(); g.add_node("paper:x", kind="Paper", paper_id="x", title="a \\udc80 b")
+    >>> g = nx.DiGraph(); g.add_node("paper:x", kind="Paper", paper_id="x", label="x", title="a \\udc80 b")
     >>> p = write_node_link(g, os.path.join(tempfile.mkdtemp(), "g.json"))
     >>> read_node_link(p).nodes["paper:x"]["title"] == "a \\ufffd b"
     True
