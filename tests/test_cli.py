@@ -130,3 +130,12 @@ def test_build_says_what_each_stage_cost(tmp_path):
     assert result.returncode == 0, result.stderr
     stages = re.findall(r"^stage (\w+): [\d.]+ s, CPU [\d.]+ s", result.stderr, re.M)
     assert stages == ["read", "extract", "resolve", "graph", "link", "communities", "export"], result.stderr
+
+
+def test_neo4j_start_help_says_where_data_and_launcher_live_and_query_list_matches_the_build():
+    start = run("neo4j", "start", "--help")
+    assert start.returncode == 0
+    text = " ".join(start.stdout.split())
+    assert "~/.local/share/paperkg/neo4j" in text and "~/.cache/paperkg/neo4j-local" in text
+    listing = run("query", "--list")
+    assert "smallest paper id" not in listing.stdout and "computed at load time" not in listing.stdout

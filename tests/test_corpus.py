@@ -27,3 +27,21 @@ def test_every_paper_kept_and_links_stay_sparse(icml_kg):
     assert counts["papers"] == 2634
     assert counts["paper_links"] <= 20 * counts["papers"]
     assert icml_kg.report.read == icml_kg.report.written + len(icml_kg.report.skipped)
+
+
+def test_the_progress_rate_starts_when_the_first_paper_is_done():
+    """The model's loading (here a slow first item) does not count into the rate and ETA."""
+    import io
+    import re
+    import time
+
+    from paperkg.extract.run.corpus import progress_bar
+
+    def stream():
+        time.sleep(1.0)
+        yield from range(200)
+
+    out = io.StringIO()
+    assert list(progress_bar(stream(), 200, file=out)) == list(range(200))
+    rate = float(re.findall(r"([\d.]+)abstract/s", out.getvalue())[-1])
+    assert rate > 1000, f"the slow first item counted into the rate: {rate} abstracts/s"

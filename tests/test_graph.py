@@ -8,7 +8,9 @@ import pytest
 
 import paperkg
 from paperkg.errors import GraphError, GraphFileError
+from paperkg.graph.build import PAPER_PREFIX
 from paperkg.graph.linking import paper_links
+from paperkg.types import RESULT_EDGES
 
 
 def toy_graph(papers):
@@ -76,18 +78,33 @@ def test_umbrella_only_pair_is_not_linked():
 def test_seeds_graph_schema(seeds_kg):
     graph = seeds_kg.graph
     kinds = {attrs["kind"] for _, attrs in graph.nodes(data=True)}
-    assert kinds == {"Paper", "Entity"}
+    assert kinds == {"Paper", "Entity", "Result"}, "the seeds report results"
+    slot_kinds = set(RESULT_EDGES.values())
     for source, target, data in graph.edges(data=True):
+        pair = (graph.nodes[source]["kind"], graph.nodes[target]["kind"])
         if data["kind"] == "HAS":
+            assert pair == ("Paper", "Entity")
             assert data["role"] in ("proposed", "used", "mentioned") and data["count"] >= 1 and data["evidence"]
             abstract = graph.nodes[source]["abstract"]
             for start, end, text in data["mentions"]:
                 assert abstract[start:end] == text
+        elif data["kind"] == "REPORTS":
+            assert pair == ("Paper", "Result") and graph.nodes[target]["paper_id"] == graph.nodes[source]["paper_id"]
+        elif pair == ("Result", "Entity"):
+            assert data["kind"] in slot_kinds
+            # a slot names one of the paper's own entities
+            assert graph.has_edge(PAPER_PREFIX + graph.nodes[source]["paper_id"], target)
+        elif pair == ("Entity", "Entity"):
+            assert data["kind"] in ("EVALUATED_ON", "ADDRESSES", "MEASURED_BY") and data["count"] >= 1
         else:
-            assert data["kind"] == "RELATED_TO" and source < target and data["weight"] > 0
+            assert data["kind"] == "RELATED_TO" and pair == ("Paper", "Paper") and source < target and data["weight"] > 0
     for node, attrs in graph.nodes(data=True):
         if attrs["kind"] == "Entity":
-            assert attrs["paper_count"] == sum(1 for _ in graph.predecessors(node))
+            assert attrs["paper_count"] == sum(1 for p in graph.predecessors(node) if graph.nodes[p]["kind"] == "Paper")
+        elif attrs["kind"] == "Result":
+            abstract = graph.nodes[PAPER_PREFIX + attrs["paper_id"]]["abstract"]
+            assert abstract[attrs["start"]:attrs["end"]] == attrs["value"] and attrs["value"] in attrs["evidence"]
+            assert attrs["result_kind"] in ("score", "gain") and attrs["unit"] in ("%", "x", "points", "absolute")
 
 
 def test_analytics_on_seeds(seeds_kg):

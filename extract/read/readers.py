@@ -61,6 +61,10 @@ class ReadResult:
     skipped: list[Skipped] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     read: int = 0
+    #: The input files, in reading order (folders expanded).
+    files: list[Path] = field(default_factory=list)
+    #: ``(source, paper id)`` of the records left out by ``read_papers(exclude=...)``.
+    excluded: list[tuple[str, str]] = field(default_factory=list)
     #: source -> kind -> [warnings, characters], for the file being read
     tally: dict[str, dict[str, list[int]]] = field(default_factory=dict, repr=False)
 
@@ -287,9 +291,10 @@ def _parse_year(value: object) -> int | None:
 class _Collector:
     """Applies the per-record rules shared by all formats: cleaning, checks, ids, duplicates."""
 
-    def __init__(self, result: ReadResult, max_chars: int) -> None:
+    def __init__(self, result: ReadResult, max_chars: int, exclude: frozenset = frozenset()) -> None:
         self.result = result
         self.max_chars = max_chars
+        self.exclude = exclude
         self.by_hash: dict[str, int] = {}  # abstract digest -> index in result.papers
         self.by_id: dict[str, Paper] = {}
         self.counts: Counter = Counter()  # characters cleaned in the current record, by kind
@@ -304,11 +309,15 @@ class _Collector:
         if problem:
             result.skip(source, line, problem, "unusable record")
             return
-        if counts:
-            result.warn(source, line, f"removed or replaced {describe(counts)}", counts)
         abstract = record["abstract"]
         digest = paper_id_for(abstract)
         given_id = _id_text(record.get("id"))
+        if self.exclude and ((source, given_id or digest) in self.exclude or (None, given_id or digest) in self.exclude):
+            # Left out before the duplicate checks: the rest read as if the record were not there.
+            result.excluded.append((source, given_id or digest))
+            return
+        if counts:
+            result.warn(source, line, f"removed or replaced {describe(counts)}", counts)
         if digest in self.by_hash:
             self._duplicate_abstract(self.by_hash[digest], given_id, source, line)
             return
@@ -430,8 +439,13 @@ def _read_text(path: Path, collector: _Collector) -> None:
 _READERS = {".txt": _read_text, ".jsonl": read_jsonl, ".json": read_json, ".csv": read_csv}
 
 
-def read_papers(paths: Iterable[str | Path], *, max_chars: int = DEFAULT_MAX_CHARS) -> ReadResult:
+def read_papers(paths: Iterable[str | Path], *, max_chars: int = DEFAULT_MAX_CHARS,
+                exclude: Iterable[tuple[str | None, str]] = ()) -> ReadResult:
     """Read every input into papers, in input order, collapsing duplicate abstracts.
+
+    ``exclude`` holds ``(file, paper id)`` pairs (``file`` as the path reads, ``None`` for any
+    file) whose records are left out as if they were not in the file (``paperkg remove``); the
+    pairs that matched are ``result.excluded``.
 
     Raises :class:`~paperkg.errors.InputError` for a missing path, an unsupported file type, or
     when nothing at all could be read.
@@ -439,10 +453,10 @@ def read_papers(paths: Iterable[str | Path], *, max_chars: int = DEFAULT_MAX_CHA
     if not 1 <= max_chars <= MAX_MAX_CHARS:
         raise InputError(f"max_chars {max_chars} is outside 1-{MAX_MAX_CHARS:,}")
     result = ReadResult()
-    files = list(iter_input_files(paths, result))
+    files = result.files = list(iter_input_files(paths, result))
     if not files:
         raise InputError("no input files given")
-    collector = _Collector(result, max_chars)
+    collector = _Collector(result, max_chars, frozenset(exclude))
     for path in files:
         _READERS[input_format(path)](path, collector)
         result.summarize(str(path))

@@ -58,8 +58,8 @@ class ImportReport:
     def describe(self) -> str:
         return (f"imported into database {self.database!r} of {self.data_dir}: {self.summary}; start it with "
                 f"'paperkg neo4j start --data-dir {shlex.quote(str(self.data_dir))}', then create the "
-                f"constraints with 'paperkg load GRAPH.json' (finds everything in place) or "
-                f"'paperkg cypher < constraints.cypher'")
+                f"constraints with 'paperkg load GRAPH.json' (finds everything in place) or, for a folder "
+                f"written by 'paperkg export', 'paperkg cypher < FOLDER/constraints.cypher'")
 
 
 def admin_tool_command(csv_dir: Path, jar: Path, java: str, *, database: str = "neo4j", array_delimiter: str = ";",

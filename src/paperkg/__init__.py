@@ -7,8 +7,9 @@ The API function is ``extract_entities`` (not ``extract``) so that it does not s
 ``paperkg.extract`` stage package.
 """
 
-from paperkg.api import ExtractResult, KnowledgeGraph, build, evaluate, extract_entities, load
+from paperkg.api import ExtractResult, KnowledgeGraph, add, build, evaluate, extract_entities, load, remove
 from paperkg.errors import PaperKGError
 
 __version__ = "0.1.0"
-__all__ = ["ExtractResult", "KnowledgeGraph", "PaperKGError", "build", "evaluate", "extract_entities", "load", "__version__"]
+__all__ = ["ExtractResult", "KnowledgeGraph", "PaperKGError", "add", "build", "evaluate", "extract_entities", "load", "remove",
+           "__version__"]

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import os
 import resource
 import sys
 import time
@@ -20,8 +21,10 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import networkx as nx
 
+from paperkg.build_record import BuildRecord, recorded
+from paperkg.errors import BuildFolderError, InputError
 from paperkg.extract.output import graph_records, write_mentions_jsonl, write_records
-from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, read_papers
+from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, iter_input_files, read_papers
 from paperkg.extract.resolve.report import write_resolution
 from paperkg.extract.run.corpus import ExtractStats, extract_papers, extracted
 from paperkg.graph import analytics
@@ -90,6 +93,8 @@ class KnowledgeGraph:
     extractions: Sequence[Extraction] = field(default=(), repr=False)
     resolution: tuple[dict, ...] = field(default=(), repr=False)
     build_stats: BuildStats | None = None
+    #: What :meth:`export` records in the manifest for ``paperkg add``/``remove`` (a build's only).
+    build_record: BuildRecord | None = field(default=None, repr=False)
 
     # --- queries -------------------------------------------------------------------------
     def papers(self) -> list[dict]:
@@ -231,6 +236,8 @@ class KnowledgeGraph:
         from paperkg.graph.export_set import EXPORT_FILES, write_set
 
         replaced = {}
+        if self.build_record is not None:
+            replaced["build"] = self.build_record.to_json(out_dir, html=html)
 
         def write(folder: Path) -> dict[str, Path]:
             written = {"graph": self.save(folder / "graph.json")}
@@ -285,6 +292,7 @@ def build(
     store: PathLike | None = None,
     engine: str = "local",
     scheduler: str | None = None,
+    exclude: Iterable[tuple[str | None, str]] = (),
 ) -> KnowledgeGraph:
     """Read, extract and link: the whole pipeline, returning a :class:`KnowledgeGraph`.
 
@@ -297,18 +305,80 @@ def build(
     ``n_process`` workers when ``None``); see :mod:`paperkg.extract.run.dask_engine`.
     ``kg.resolution`` is the entity-resolution report (``resolution.jsonl``); ``kg.build_stats``
     says how many papers were extracted and reused, and what each stage cost.
+    ``exclude`` holds ``(input file, paper id)`` pairs (file ``None``: any) left out as if those
+    records were not there (what :func:`remove` does); an id of a ``None`` pair that is in no
+    input is an InputError. ``kg.build_record`` is what :meth:`KnowledgeGraph.export` records
+    for :func:`add` and :func:`remove`.
     """
     stages: list[tuple[str, float, float]] = []
+    exclude = tuple(exclude)
     echo = stage_line if progress else None
     with timed(stages, "read", echo):
-        read = read_papers(paths, max_chars=max_chars)
+        read = read_papers(paths, max_chars=max_chars, exclude=exclude)
+        unknown = sorted({i for source, i in exclude if source is None} - {i for _, i in read.excluded})
+        if unknown:
+            raise InputError(f"paper id {unknown[0]!r}: in none of the inputs, so it cannot be left out"
+                             + (f" (nor {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
+        record = BuildRecord.of(read.files, read.excluded, top_k=top_k, use_model=use_model, max_chars=max_chars,
+                                papers=len(read.papers), store=store)
     spill = Spill()
     with extracted(read.papers, use_model=use_model, n_process=n_process, engine=engine, scheduler=scheduler,
                    progress=progress, store=store, stage=lambda name: timed(stages, name, echo)) as (stats, resolved):
         # The records are made (and spilled to disk) as the graph takes them, in its "graph" step.
         graph = build_graph(spill.tee(resolved.extractions), top_k=top_k, stage=lambda name: timed(stages, name, echo))
     return KnowledgeGraph(graph=graph, report=read.report(), extractions=spill, resolution=tuple(resolved.report),
-                          build_stats=BuildStats(extraction=stats, stages=tuple(stages)))
+                          build_stats=BuildStats(extraction=stats, stages=tuple(stages)), build_record=record)
+
+
+def add(paths: Iterable[PathLike], out_dir: PathLike, *, n_process: int = 1, progress: bool = True,
+        engine: str = "local", scheduler: str | None = None) -> KnowledgeGraph:
+    """Add the papers of ``paths`` to the build in ``out_dir`` (made by ``paperkg build`` or
+    :meth:`KnowledgeGraph.export` of a :func:`build`) and write its exports again.
+
+    The folder's manifest records the build's inputs and options (:mod:`paperkg.build_record`):
+    this is :func:`build` of those inputs followed by ``paths``, with the same options, the same
+    papers left out, and the extraction store the build used (``out_dir/.paperkg-store.sqlite``
+    when it used none), so only the new papers are extracted and the result is a fresh build of
+    all the inputs, byte for byte. A killed ``add`` leaves the previous set (see
+    :meth:`KnowledgeGraph.export`). An input of the build that changed or vanished since, or a
+    path that already is one, is a :class:`~paperkg.errors.BuildFolderError`.
+    """
+    out_dir = output_folder(out_dir)
+    record = recorded(out_dir)
+    old = {item.absolute for item in record.inputs}
+    for path in iter_input_files(paths):
+        if os.path.abspath(path) in old:
+            raise BuildFolderError(f"{path}: already an input of the build in {out_dir}")
+    return _rebuild(record, out_dir, [*map(record.read_path, record.inputs), *paths], record.exclusions(),
+                    n_process=n_process, progress=progress, engine=engine, scheduler=scheduler)
+
+
+def remove(paper_ids: Iterable[str], out_dir: PathLike, *, n_process: int = 1, progress: bool = True,
+           engine: str = "local", scheduler: str | None = None) -> KnowledgeGraph:
+    """Take the papers ``paper_ids`` out of the build in ``out_dir`` and write its exports again:
+    :func:`build` of the recorded inputs leaving those records out (as if they were not in the
+    files), so entities and links that rested only on them go too, and the result is a fresh
+    build without them, byte for byte. The ids stay out of later :func:`add` calls; an id in no
+    input is an InputError, one removed already is no change. As :func:`add` otherwise.
+    """
+    ids = [str(paper_id) for paper_id in paper_ids]
+    if not ids:
+        raise BuildFolderError("give the id of at least one paper to remove")
+    out_dir = output_folder(out_dir)
+    record = recorded(out_dir)
+    return _rebuild(record, out_dir, list(map(record.read_path, record.inputs)),
+                    [*record.exclusions(), *((None, paper_id) for paper_id in ids)],
+                    n_process=n_process, progress=progress, engine=engine, scheduler=scheduler)
+
+
+def _rebuild(record: BuildRecord, out_dir: PathLike, paths: list, exclude: list, **run) -> KnowledgeGraph:
+    from paperkg.extract.run.store import STORE_NAME
+
+    kg = build(paths, top_k=record.top_k, use_model=record.use_model, max_chars=record.max_chars,
+               store=record.store or Path(out_dir) / STORE_NAME, exclude=exclude, **run)
+    with timed([], "export", stage_line if run["progress"] else None):
+        kg.export(out_dir, html=record.html)
+    return kg
 
 
 def evaluate(gold_path: PathLike, *, use_model: bool = True, n_process: int = 1):

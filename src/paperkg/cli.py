@@ -18,6 +18,7 @@ import click
 
 import paperkg
 from paperkg.api import stage_line, timed
+from paperkg.build_record import previous_build, replacing
 from paperkg.errors import PaperKGError
 from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, MAX_MAX_CHARS
 from paperkg.paths import check_output_dir, check_output_file, output_folder
@@ -130,10 +131,20 @@ def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_
     if scheduler is not None and engine != "dask":
         raise click.UsageError("--scheduler needs --engine dask")
     out_dir = check_output_dir(out_dir)
+    previous = previous_build(out_dir)
     kg = paperkg.build(inputs, top_k=top_k, n_process=n_process, use_model=not no_model, max_chars=max_chars,
                        progress=progress, store=store or out_dir / STORE_NAME, engine=engine, scheduler=scheduler)
+    line = replacing(previous, kg.build_record)
+    if line:  # building other papers into a folder replaces its graph: never without a word
+        click.echo(line, err=True)
     with timed([], "export", stage_line if progress else None):
         written = kg.export(out_dir, html=html)
+    _print_build(kg)
+    for name in sorted(written):
+        click.echo(f"wrote {written[name]}", err=True)
+
+
+def _print_build(kg) -> None:
     _print_report(kg.report)
     click.echo(kg.build_stats.extraction.describe(), err=True)
     counts = kg.stats(top=0)["counts"]
@@ -142,8 +153,40 @@ def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_
         f"{counts['paper_entity_edges']} paper-entity edges, {counts['paper_links']} paper links",
         err=True,
     )
-    for name in sorted(written):
-        click.echo(f"wrote {written[name]}", err=True)
+
+
+build_dir_help = "A build folder (from paperkg build): its manifest records the inputs and options."
+
+
+@cli.command("add")
+@input_args
+@click.option("--to", "out_dir", required=True, type=click.Path(), help=build_dir_help)  # as typed: '' is refused
+@n_process_opt
+@progress_opt
+def add_command(inputs, out_dir, n_process, progress):
+    """Add the papers of INPUTS to the build in --to DIR and write its exports again.
+
+    Only the new papers are extracted (through the build's extraction store); the result is a
+    fresh build of the old inputs and INPUTS with the same options, byte for byte. An input of
+    the build that changed or vanished since is a one-line error naming it.
+    """
+    _print_build(paperkg.add(inputs, out_dir, n_process=n_process, progress=progress))
+    click.echo(f"updated {out_dir}", err=True)
+
+
+@cli.command("remove")
+@click.argument("paper_ids", nargs=-1, required=True, metavar="IDS...")
+@click.option("--from", "out_dir", required=True, type=click.Path(), help=build_dir_help)  # as typed: '' is refused
+@n_process_opt
+@progress_opt
+def remove_command(paper_ids, out_dir, n_process, progress):
+    """Take the papers IDS out of the build in --from DIR and write its exports again.
+
+    Entities and links that rested only on them go too: the result is a fresh build of the
+    inputs without those records, byte for byte. They stay out of later 'paperkg add' runs.
+    """
+    _print_build(paperkg.remove(paper_ids, out_dir, n_process=n_process, progress=progress))
+    click.echo(f"updated {out_dir}", err=True)
 
 
 @cli.command()
@@ -262,7 +305,9 @@ def neo4j():
     """
 
 
-data_dir_opt = click.option("--data-dir", type=click.Path(path_type=Path), default=None, help="Neo4j data directory.")
+data_dir_opt = click.option("--data-dir", type=click.Path(path_type=Path), default=None,
+                            help="Neo4j data directory (default: $PAPERKG_HOME/neo4j/data, else "
+                                 "~/.local/share/paperkg/neo4j).")
 
 
 @neo4j.command("start")
@@ -279,7 +324,9 @@ def neo4j_start(port, data_dir, timeout, heap, page_cache):
     """Build the launcher (cached), start Neo4j in the background and wait until Bolt answers.
 
     JVM heap and page cache follow the available memory (under 3 GB available: a small,
-    fast-starting JVM); --heap, --page-cache and PAPERKG_NEO4J_JAVA_OPTS override them.
+    fast-starting JVM); --heap, --page-cache and PAPERKG_NEO4J_JAVA_OPTS override them. The
+    launcher is built into $PAPERKG_HOME/neo4j-local (else ~/.cache/paperkg/neo4j-local); the
+    data lives in --data-dir.
     """
     from paperkg.queries.server import start_local
 

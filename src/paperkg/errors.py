@@ -49,3 +49,8 @@ class EvaluationError(PaperKGError):
 
 class StoreError(PaperKGError):
     """The extraction store (``--store``) cannot be opened, read or written."""
+
+
+class BuildFolderError(PaperKGError):
+    """A build folder cannot be added to or taken from (``paperkg add``/``remove``): it records
+    no build, a paper id is not in it, or one of its inputs changed or is gone."""
