@@ -1,7 +1,8 @@
 """Graph stage: NetworkX building, paper-paper linking, analytics, exports and HTML.
 
 The knowledge graph is one ``networkx.DiGraph``; every function here takes such a graph and
-returns a new graph or an iterator. Its schema (the contract for exports, HTML and Neo4j):
+returns a new graph or an iterator. Its schema (the contract for exports, HTML and Neo4j; a
+saved graph is checked against it, types included, by ``paperkg.graph.schema`` when read):
 
 Nodes
   ``"paper:<paper_id>"``   kind="Paper", paper_id, label, title (str | None), abstract, venue,

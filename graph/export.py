@@ -20,6 +20,7 @@ import networkx as nx
 
 from paperkg.atomic import REPLACE, atomic_open
 from paperkg.errors import GraphError, GraphFileError
+from paperkg.graph.schema import schema_problem
 
 log = logging.getLogger("paperkg")
 
@@ -71,7 +72,7 @@ def write_node_link(graph: nx.DiGraph, path: str | Path) -> Path:
     A character UTF-8 cannot hold (a lone surrogate) is written as U+FFFD.
 
     >>> import tempfile, os
-    >>> g = nx.DiGraph(); g.add_node("paper:x", kind="Paper", paper_id="x", title="a \\udc80 b")
+    >>> g = nx.DiGraph(); g.add_node("paper:x", kind="Paper", paper_id="x", label="x", title="a \\udc80 b")
     >>> p = write_node_link(g, os.path.join(tempfile.mkdtemp(), "g.json"))
     >>> read_node_link(p).nodes["paper:x"]["title"] == "a \\ufffd b"
     True
@@ -106,7 +107,7 @@ def read_node_link(path: str | Path) -> nx.DiGraph:
         raise GraphFileError(f"{path}: not a paperkg graph file (no '{FORMAT}' marker)")
     if meta.get("format_version") != FORMAT_VERSION:
         raise GraphFileError(f"{path}: graph format version {meta.get('format_version')!r}; this paperkg reads {FORMAT_VERSION}")
-    problem = _schema_problem(data)
+    problem = schema_problem(data)
     if problem:
         raise GraphFileError(f"{path}: malformed paperkg graph file: {problem}")
     try:
@@ -143,39 +144,6 @@ def _replace_surrogates(data, path: Path):
     if replaced:
         log.warning(f"{path}: replaced {replaced} lone surrogate{'s' if replaced != 1 else ''} with U+FFFD")
     return data
-
-
-#: The attributes every reader of a graph relies on, per node and edge kind (schema in paperkg.graph).
-_REQUIRED = {"Paper": ("paper_id",), "Entity": ("key", "type", "name"),
-             "Result": ("paper_id", "value", "number", "unit", "result_kind"),
-             "HAS": ("role",), "RELATED_TO": ("weight",), "REPORTS": (), "ON_DATASET": (), "MEASURED_BY": (),
-             "ACHIEVED_BY": (), "FOR_TASK": (), "EVALUATED_ON": ("count",), "ADDRESSES": ("count",)}
-_NODE_KINDS = ("Paper", "Entity", "Result")
-
-
-def _schema_problem(data: dict) -> str | None:
-    """What makes a node-link dict unusable as a paperkg graph, or None (checked up front, so a
-    broken file is one line, not a KeyError deep in a command)."""
-    for part in ("nodes", "edges"):
-        if not isinstance(data.get(part), list) or not all(isinstance(item, dict) for item in data[part]):
-            return f"'{part}' is not a list of objects"
-    ids = set()
-    for index, node in enumerate(data["nodes"]):
-        kind = node.get("kind")
-        if "id" not in node or kind not in _NODE_KINDS:
-            return f"node {index} has no 'id' or no kind {'/'.join(_NODE_KINDS)}"
-        missing = [name for name in _REQUIRED[kind] if name not in node]
-        if missing:
-            return f"node {node['id']!r} lacks {', '.join(missing)}"
-        ids.add(node["id"])
-    for index, edge in enumerate(data["edges"]):
-        kind = edge.get("kind")
-        if edge.get("source") not in ids or edge.get("target") not in ids or kind not in _REQUIRED or kind in _NODE_KINDS:
-            return f"edge {index} has an unknown source or target, or no edge kind of the schema"
-        missing = [name for name in _REQUIRED[kind] if name not in edge]
-        if missing:
-            return f"edge {index} lacks {', '.join(missing)}"
-    return None
 
 
 # --------------------------------------------------------------------------- GraphML

@@ -56,6 +56,7 @@ from typing import Any, Iterable, Sequence
 import networkx as nx
 
 from paperkg.errors import GraphError
+from paperkg.extract.nlp.normalize import bound_key
 from paperkg.queries.neo4j_admin import KNOWN_ID_PROPERTIES, ROLE_TYPES, evidence_json
 from paperkg.queries.offline import paper_communities, strip_entity_prefix
 from paperkg.queries.runner import Neo4jSettings, connect, neo4j_errors, statement
@@ -180,6 +181,25 @@ class LoadReport:
                 f"{self.database}) in {self.batches} batches, {self.seconds:.1f} s{totals}")
 
 
+#: The largest indexed value (UTF-8 bytes) the loader sends: Neo4j's range indexes refuse a value
+#: over ~8 KB ("Property value is too large to index"), and one such value failed the whole load.
+MAX_INDEXED_BYTES = 4000
+
+
+def _indexed(value: str, what: str) -> str:
+    """``value`` when Neo4j can index it; else a GraphError before anything is sent."""
+    size = len(str(value).encode("utf-8", "surrogatepass"))
+    if size > MAX_INDEXED_BYTES:
+        raise GraphError(f"{what} is {size:,} bytes, over the {MAX_INDEXED_BYTES:,} Neo4j can index; nothing was loaded")
+    return value
+
+
+def _key(attrs: dict) -> str:
+    """An entity's key as loaded: bounded like every key a build makes (``bound_key``), so a
+    graph of an older version with a long key still loads, as the same key a new build gives."""
+    return bound_key(attrs["key"])
+
+
 def prepare_rows(graph: nx.DiGraph) -> LoadRows:
     """The loader's parameter rows; raises :class:`GraphError` for a type or role outside the
     closed sets (labels and relationship types never come from the input)."""
@@ -199,7 +219,7 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
     for node, attrs in graph.nodes(data=True):
         kind = attrs.get("kind")
         if kind == "Paper":
-            pid = attrs["paper_id"]
+            pid = _indexed(attrs["paper_id"], f"paper {node!r}: its id")
             papers.append({
                 "id": pid, "title": attrs.get("title"), "abstract": attrs.get("abstract"),
                 "venue": attrs.get("venue"), "year": attrs.get("year"), "url": attrs.get("url"),
@@ -209,28 +229,28 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
             keep = []
             for _, target, data in graph.out_edges(node, data=True):
                 if data.get("kind") == "HAS" and data.get("role") in ROLE_TYPES:
-                    keep.append(f"{ROLE_TYPES[data['role']]}:{graph.nodes[target]['key']}")
+                    keep.append(f"{ROLE_TYPES[data['role']]}:{_key(graph.nodes[target])}")
             prune_entities.append({"id": pid, "keep": keep})
             reported = [target for _, target, k in graph.out_edges(node, data="kind") if k == "REPORTS"]
             prune_results.append({"id": pid, "keep": reported})
             prune_result_slots.append({"id": pid, "keep": [
-                f"{k}:{graph.nodes[r]['index']}:{graph.nodes[e]['key']}"
+                f"{k}:{graph.nodes[r]['index']}:{_key(graph.nodes[e])}"
                 for r in reported for _, e, k in graph.out_edges(r, data="kind") if k in RESULT_SLOT_STATEMENTS]})
             linked[pid] = []
         elif kind == "Entity":
             etype = attrs.get("type")
             if etype not in ENTITY_STATEMENTS:
                 raise GraphError(f"entity {attrs.get('key')!r} has type {etype!r}, not one of {', '.join(ENTITY_TYPES)}")
-            entities[etype].append({"key": attrs["key"], "name": attrs.get("name"),
+            entities[etype].append({"key": _key(attrs), "name": attrs.get("name"),
                                     "aliases": [str(a) for a in attrs.get("aliases") or []] or None,
-                                    "alias_keys": [str(a) for a in attrs.get("alias_keys") or [attrs["key"]]],
+                                    "alias_keys": [str(a) for a in attrs.get("alias_keys") or [_key(attrs)]],
                                     **{name: attrs.get(name) for name in KNOWN_ID_PROPERTIES}})
         elif kind == "Result":
             if PAPER_PREFIX + str(attrs.get("paper_id")) not in graph:
                 raise GraphError(f"result {node!r} belongs to paper {attrs.get('paper_id')!r}, which the graph lacks")
             upper = attrs.get("upper")
             results.append({
-                "id": node, "paper_id": attrs["paper_id"], "index": int(attrs["index"]), "value": attrs.get("value"),
+                "id": _indexed(node, f"result {node!r}: its id"), "paper_id": attrs["paper_id"], "index": int(attrs["index"]), "value": attrs.get("value"),
                 "start": attrs.get("start"), "end": attrs.get("end"), "number": float(attrs["number"]),
                 "upper": None if upper is None else float(upper), "unit": attrs.get("unit"),
                 "kind": attrs.get("result_kind"), "evidence": attrs.get("evidence"), "direction": attrs.get("direction"),
@@ -244,7 +264,7 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
             if role not in ROLE_STATEMENTS:
                 raise GraphError(f"edge {source!r} -> {target!r} has role {role!r}, not one of {', '.join(ROLES)}")
             relationships[role].append({
-                "paper": graph.nodes[source]["paper_id"], "key": graph.nodes[target]["key"],
+                "paper": graph.nodes[source]["paper_id"], "key": _key(graph.nodes[target]),
                 "count": int(data.get("count", 0)), "evidence": data.get("evidence"),
                 "evidence_offset": data.get("evidence_offset"),
             })
@@ -261,7 +281,7 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
         elif kind == "REPORTS":
             continue  # written with its Result node (_load_results)
         elif kind in RESULT_SLOT_STATEMENTS and graph.nodes[source].get("kind") == "Result":
-            result_slots[kind].append({"id": source, "key": graph.nodes[target]["key"]})
+            result_slots[kind].append({"id": source, "key": _key(graph.nodes[target])})
         elif kind in DERIVED_STATEMENTS and graph.nodes[source].get("kind") == "Entity":
             derived += 1  # recomputed in Neo4j from the Results at the end of the load
         else:

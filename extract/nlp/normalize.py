@@ -5,6 +5,7 @@ Plain functions over strings, so they are tested (with hypothesis) without spaCy
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from functools import lru_cache
@@ -56,6 +57,12 @@ _SEPARATORS = re.compile(r"[\s_\-/]+")
 _LETTER_DIGIT = re.compile(r"(?<=[a-z]) (?=\d)")
 _PARENTHETICAL = re.compile(r"\s*\([^()]*\)")
 _EDGE_PUNCT = ".,;:!?\"'`*()[]{}<>“”‘’«»"
+#: Keys longer than this keep their first characters and a digest of the whole (:func:`bound_key`):
+#: Neo4j indexes the key, and refuses an indexed value over ~8 KB for the whole load.
+MAX_KEY_CHARS = 200
+#: What :func:`bound_key` appends: a space, ``#`` and 16 hex digits (no rule of normalize_key
+#: changes it, so a bounded key is its own key).
+_DIGEST_TAIL = re.compile(r" #[0-9a-f]{16}\Z")
 _TOKEN = re.compile(r"\S+")
 _KEEP_S = ("ss", "us", "is", "ics", "as", "ous")
 #: Words that end in "s" but are no plurals.
@@ -177,13 +184,33 @@ def normalize_key(name: str) -> str:
     >>> normalize_key("Markov Decision Processes"), normalize_key("graphs neural networks"), normalize_key("Optimisation")
     ('markov decision process', 'graph neural network', 'optimization')
     """
-    text = name
+    return bound_key(_fixed_point(name))
+
+
+def _fixed_point(text: str) -> str:
     # Each step can expose work for another ("00.S" -> "00." -> "00"), so run to a fixed point.
     while True:
         step = _normalize_once(text)
         if step == text:
             return step
         text = step
+
+
+def bound_key(key: str) -> str:
+    """``key`` when it has at most :data:`MAX_KEY_CHARS` characters, else its first ones (their
+    own key) and 16 hex digits of BLAKE2b over the whole: distinct long names keep distinct keys,
+    every index stays small, and the entity's name is kept in full beside it.
+
+    >>> long = normalize_key("We propose " + "Zq" * 4500 + "Net")
+    >>> len(long), long[:12], long == bound_key(long) == normalize_key(long)
+    (218, 'we propose z', True)
+    >>> long == normalize_key("We propose " + "Zq" * 4501 + "Net")
+    False
+    """
+    if len(key) <= MAX_KEY_CHARS or (len(key) <= MAX_KEY_CHARS + 18 and _DIGEST_TAIL.search(key)):
+        return key
+    digest = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).hexdigest()
+    return f"{_fixed_point(key[:MAX_KEY_CHARS])} #{digest}"
 
 
 def _normalize_once(name: str) -> str:

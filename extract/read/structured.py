@@ -169,6 +169,20 @@ def _csv_field_limit(limit: int) -> Iterator[None]:
         csv.field_size_limit(previous)
 
 
+def _header_problem(source: str, header: list[str]) -> str:
+    """Why a CSV header names no abstract column, in one line: invisible characters (a NUL, a
+    stray mark) are what is wrong more often than the names, so they are said first and shown."""
+    columns = ", ".join(h.strip() if h.strip().isprintable() else repr(h) for h in header)
+    if any("\x00" in h for h in header):
+        return (f"{source}:1: NUL bytes in the CSV header (columns: {columns}): is this a UTF-16 file without a "
+                "byte-order mark? Save it as UTF-8 (or UTF-16 with a mark)")
+    others = ", ".join(name for name, field in SYNONYMS.items() if field == "abstract")
+    hidden = [h for h in header if not h.strip().isprintable()]
+    why = f"; {len(hidden)} column name(s) hold invisible characters" if hidden else ""
+    return (f"{source}:1: CSV header has no 'abstract' column, in any case, nor a synonym ({others}) "
+            f"(columns: {columns}){why}")
+
+
 def read_csv(path: Path, collector) -> None:
     result = collector.result
     source = str(path)
@@ -184,9 +198,7 @@ def read_csv(path: Path, collector) -> None:
             return
         mapping = FieldNames(result, source).mapping(header, 1)
         if "abstract" not in mapping.values():
-            others = ", ".join(name for name, field in SYNONYMS.items() if field == "abstract")
-            raise InputError(f"{source}:1: CSV header has no 'abstract' column, in any case, nor a synonym ({others}) "
-                             f"(columns: {', '.join(h.strip() for h in header)})")
+            raise InputError(_header_problem(source, header))
         fields = [mapping.get(name) for name in header]
         rows = 0
         while True:

@@ -22,14 +22,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import sqlite3
 import sys
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
 
 from paperkg.errors import StoreError
 from paperkg.extract.nlp.records import DocMentions
+from paperkg.types import ENTITY_TYPES, ROLES
 
 #: The store's file name inside a build's ``--out`` folder (hidden: it is not an export).
 STORE_NAME = ".paperkg-store.sqlite"
@@ -44,6 +47,9 @@ _EXTRACT_DIR = Path(__file__).parent.parent
 _PER_DOCUMENT_ROOM = "nlp"
 
 Key = tuple[str, str]
+log = logging.getLogger("paperkg")
+#: Damaged rows listed one by one; the rest are counted in one line.
+_SHOWN = 5
 
 
 def text_hash(abstract: str) -> str:
@@ -87,6 +93,31 @@ def _decode(mentions: str, abbreviations: str) -> DocMentions:
     )
 
 
+def _int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _mention_ok(row) -> bool:
+    return (isinstance(row, list) and len(row) == 8 and _int(row[0]) and _int(row[1]) and row[0] <= row[1]
+            and row[2] in ENTITY_TYPES and row[3] in ROLES and isinstance(row[4], str) and _int(row[5])
+            and _int(row[6]) and isinstance(row[7], bool))
+
+
+def _row_problem(mentions, abbreviations, notes) -> str | None:
+    """Why a stored row cannot be read back as :func:`_decode` expects, or None: a row edited
+    or damaged on disk is extracted again rather than failing the build deep in resolution."""
+    for name, text, ok in (("mentions", mentions, _mention_ok),
+                           ("abbreviations", abbreviations, lambda r: isinstance(r, list) and len(r) == 4 and all(map(_int, r))),
+                           ("notes", notes, lambda r: isinstance(r, str))):
+        try:
+            value = json.loads(text)
+        except (TypeError, ValueError, RecursionError):  # not text, not JSON, not UTF-8
+            return f"{name} is not JSON"
+        if not isinstance(value, list) or not all(map(ok, value)):
+            return f"{name} is not a list of {name} rows"
+    return None
+
+
 def _batches(items: Sequence, size: int = BATCH) -> Iterator[Sequence]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -120,17 +151,42 @@ class ExtractionStore:
             raise StoreError(f"{path}: extraction store schema {schema}; this paperkg uses {SCHEMA_VERSION} (delete the file)")
 
     def existing(self, keys: Sequence[Key], version: str) -> set[Key]:
-        """The keys among ``keys`` that hold a result of ``version``."""
+        """The keys among ``keys`` that hold a readable result of ``version``; a damaged row
+        (not JSON, rows of the wrong shape) is reported naming the store and left out, so the
+        paper is extracted again and its row replaced."""
         found: set[Key] = set()
-        for batch in _batches(keys):
-            wanted = set(batch)
-            ids = sorted({paper_id for paper_id, _ in batch})
-            rows = self._db.execute(
-                f"SELECT paper_id, text_hash FROM docs WHERE version = ? AND paper_id IN ({','.join('?' * len(ids))})",
-                (version, *ids),
-            )
-            found.update(key for key in rows if key in wanted)
+        damaged = 0
+        with self._reading():
+            for batch in _batches(keys):
+                wanted = set(batch)
+                ids = sorted({paper_id for paper_id, _ in batch})
+                rows = self._db.execute(
+                    "SELECT paper_id, text_hash, mentions, abbreviations, notes FROM docs"
+                    f" WHERE version = ? AND paper_id IN ({','.join('?' * len(ids))})",
+                    (version, *ids),
+                )
+                for paper_id, digest, *stored in rows:
+                    if (paper_id, digest) not in wanted:
+                        continue
+                    problem = _row_problem(*stored)
+                    if problem:
+                        damaged += 1
+                        if damaged <= _SHOWN:
+                            log.warning(f"{self.path}: damaged row of paper {paper_id!r} ({problem}); extracting it again")
+                        continue
+                    found.add((paper_id, digest))
+        if damaged > _SHOWN:
+            log.warning(f"{self.path}: {damaged:,} damaged rows in all (the first {_SHOWN} are listed above); "
+                        "their papers are extracted again")
         return found
+
+    @contextmanager
+    def _reading(self) -> Iterator[None]:
+        """SQLite errors of a read (a dropped table or column, a damaged file) as one line."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot read the extraction store ({exc}); delete it to start afresh") from exc
 
     def put(self, version: str, results: Iterable[tuple[Key, DocMentions, Sequence[str]]]) -> None:
         """Store results and their notes, one transaction per :data:`BATCH` rows."""
@@ -151,22 +207,37 @@ class ExtractionStore:
         """Like :meth:`get`, reading :data:`BATCH` rows at a time."""
         for batch in _batches(keys):
             ids = sorted({paper_id for paper_id, _ in batch})
-            rows = self._db.execute(
-                "SELECT paper_id, text_hash, mentions, abbreviations FROM docs"
-                f" WHERE version = ? AND paper_id IN ({','.join('?' * len(ids))})",
-                (version, *ids),
-            )
+            with self._reading():
+                rows = self._db.execute(
+                    "SELECT paper_id, text_hash, mentions, abbreviations FROM docs"
+                    f" WHERE version = ? AND paper_id IN ({','.join('?' * len(ids))})",
+                    (version, *ids),
+                ).fetchall()
             by_key = {(paper_id, digest): (mentions, abbrs) for paper_id, digest, mentions, abbrs in rows}
             for key in batch:
                 if key not in by_key:
                     raise StoreError(f"{self.path}: no stored extraction for paper {key[0]!r} (version {version})")
-                yield _decode(*by_key[key])
+                try:
+                    yield _decode(*by_key[key])
+                except (TypeError, ValueError, RecursionError) as exc:  # damaged after existing() checked it
+                    raise StoreError(f"{self.path}: damaged row of paper {key[0]!r} ({exc}); delete the store "
+                                     "or build again") from exc
 
     def notes(self, keys: Sequence[Key], version: str) -> list[tuple[int, list[str]]]:
         """``(position in keys, notes)`` for the keys whose extraction left notes."""
         where = {key: index for index, key in enumerate(keys)}
-        rows = self._db.execute("SELECT paper_id, text_hash, notes FROM docs WHERE version = ? AND notes != '[]'", (version,))
-        return sorted((where[(paper_id, digest)], json.loads(notes)) for paper_id, digest, notes in rows if (paper_id, digest) in where)
+        with self._reading():
+            rows = self._db.execute("SELECT paper_id, text_hash, notes FROM docs WHERE version = ? AND notes != '[]'",
+                                    (version,)).fetchall()
+        found = []
+        for paper_id, digest, notes in rows:
+            if (paper_id, digest) in where:
+                try:
+                    found.append((where[(paper_id, digest)], [str(note) for note in json.loads(notes)]))
+                except (TypeError, ValueError, RecursionError) as exc:
+                    raise StoreError(f"{self.path}: damaged notes of paper {paper_id!r} ({exc}); delete the store "
+                                     "or build again") from exc
+        return sorted(found)
 
     def close(self) -> None:
         self._db.close()
