@@ -50,7 +50,7 @@ SCHEMA: dict[str, dict[str, tuple]] = {
     "HAS": {"role": _value(_STR, ROLES, required=True), "count": _value(_INT, required=True),
             "evidence": _value(_STR, required=True), "evidence_offset": _value(_INT),
             "mentions": _value(_LIST, items=_mention)},
-    "RELATED_TO": {"weight": _value(_NUM, required=True), "shared": _STRS,
+    "RELATED_TO": {"weight": _value(_NUM, required=True), "shared": _value(_LIST, items=str, required=True),
                    "evidence": _value(_LIST, items=_link_evidence), "reason": _value(_STR)},
     "REPORTS": {}, "ON_DATASET": {}, "ACHIEVED_BY": {}, "FOR_TASK": {},
     "MEASURED_BY": {"count": _value(_INT)},  # required between entities only (see ENDS)
