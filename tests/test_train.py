@@ -92,6 +92,24 @@ def test_train_model_smoke(gold_dir: Path, tmp_path: Path, mode: str) -> None:
     json.dumps(report.to_dict())
 
 
+def test_a_model_with_vectors_names_no_folder_of_the_training_machine(gold_dir: Path, tmp_path: Path) -> None:
+    """The vectors are copied into the model; its config.cfg must not name where they came from."""
+    import numpy
+
+    vectors = spacy.blank("en")
+    for i, word in enumerate(("method", "dataset", "transformers", "summarization")):
+        vectors.vocab.set_vector(word, numpy.full(8, float(i + 1), dtype="float32"))
+    vectors.to_disk(tmp_path / "vectors")
+    out = tmp_path / "model"
+    overrides = {**SPAN_FILES, "components.ner.model.tok2vec.embed.include_static_vectors": True,
+                 "paths.vectors": str(tmp_path / "vectors"), "training.eval_frequency": 4,
+                 "paperkg.teacher_steps": 4, "paperkg.pretrain_epochs": 0}
+    train_model(gold_dir, out, seed=1, max_steps=4, overrides=overrides, progress=False)
+    config = (out / "config.cfg").read_text(encoding="utf-8")
+    assert str(tmp_path) not in config
+    assert spacy.load(out).vocab.vectors.n_keys == 4  # and the model holds them
+
+
 def test_nested_spans_keep_the_longer_one() -> None:
     from paperkg.extract.read.gold import GoldDoc, GoldEntity
 

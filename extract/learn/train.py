@@ -334,6 +334,10 @@ def _install(nlp: Language, output_dir: Path) -> None:
     _check_output_dir(output_dir)
     output_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".ner-", dir=output_dir.parent))
+    # The vectors live in the pipeline's vocab; the folder they were read from is a temporary
+    # one of this machine, which the shipped config must not name.
+    nlp.config["initialize"]["vectors"] = None
+    nlp.config["paths"]["vectors"] = None
     try:
         nlp.to_disk(staging)
         if output_dir.exists():
