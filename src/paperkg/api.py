@@ -151,6 +151,10 @@ class KnowledgeGraph:
         the rows of the named query ``leaderboard``, as ``paperkg leaderboard`` prints them."""
         return self.query("leaderboard", dataset=dataset, metric=metric, task=task, k=k)
 
+    def counts(self) -> dict:
+        """Papers, entities (in all and per type), paper-entity edges, paper links, communities."""
+        return analytics.counts(self.graph)
+
     def stats(self, top: int = 10) -> dict:
         """Counts, the top entities per type, the singleton share and entities per type and role,
         the remaining duplicate candidates, links per paper, the papers most linked by evidence,
@@ -161,7 +165,7 @@ class KnowledgeGraph:
 
         duplicates = quality.duplicate_candidates(self.graph)
         return {
-            "counts": analytics.counts(self.graph),
+            "counts": self.counts(),
             "entities": quality.entity_profile(self.graph),
             "top_entities": {t: analytics.entity_frequencies(self.graph, type=t, limit=top) for t in ENTITY_TYPES},
             "duplicate_candidates": {"groups": len(duplicates),

@@ -148,7 +148,7 @@ def _print_build(kg, out_dir, lines: list[str]) -> None:
     try:
         _print_report(kg.report)
         click.echo(kg.build_stats.extraction.describe(), err=True)
-        counts = kg.stats(top=0)["counts"]
+        counts = kg.counts()
         click.echo(
             f"graph: {counts['papers']} papers, {counts['entities']} entities, "
             f"{counts['paper_entity_edges']} paper-entity edges, {counts['paper_links']} paper links",
