@@ -219,7 +219,8 @@ def stats(graph_file, top, as_json):
             click.echo(f"  {row['paper_count']:>5}  {row['name']}")
     click.echo("\nlargest communities (papers, most specific entities)")
     for row in summary["communities"]:
-        click.echo(f"  {row['papers']:>5}  #{row['community']}  {', '.join(row['labels'])}")
+        partial = f"  (the label covers {row['covered']:.0%} of its papers)" if row["covered"] < 0.5 else ""
+        click.echo(f"  {row['papers']:>5}  #{row['community']}  {', '.join(row['labels'])}{partial}")
     dup = summary["duplicate_candidates"]
     click.echo(f"\nduplicate candidates (entities in >= 2 papers): {dup['groups']} groups, "
                f"{dup['rate']:.1%} of those entities")
