@@ -69,6 +69,8 @@ def expands(short: str, long: str) -> bool:
     (True, True)
     >>> expands("VAE", "variational autoencoder"), expands("PnP", "Plug-and-Play"), expands("T2I", "text-to-image")
     (True, True, True)
+    >>> expands("XAI", "explainable artificial intelligence")
+    True
     >>> expands("PPO", "policy optimization"), expands("ResNet", "Residual Network"), expands("XY", "x")
     (False, True, False)
     >>> [expands(s, l) for s, l in [("LLA", "Laplace Approximation"), ("RRL", "reward learning"),
@@ -122,6 +124,8 @@ def _aligns(letters: str, lendable: tuple[bool, ...], parts: tuple[tuple[str, fr
             word, starts, required = parts[k]
             if any(word[s] == c and go(i + 1, k, s + 1, used + 1) for s in sorted(starts)):
                 return True  # at its start, or at an inner capital ("TRAjectory importanCE", TRACE)
+            if c == "x" and word.startswith("ex") and go(i + 1, k, 2, used + 1):
+                return True  # "eXplainable AI", XAI
             if (lendable[i] and word in SMALL_WORDS and (c in word[1:] or word in _DIGIT_WORDS.get(c, ()))
                     and go(i + 1, k, -1, used + 1)):
                 return True  # a small word lends a letter ("and" in PnP, "to" in T2I)
@@ -226,17 +230,21 @@ def acronym_table(
     """Rank the evidence for each acronym. ``definitions`` are ``(short, long, paper)`` as written;
     ``curated`` and ``known`` map short keys to long keys; ``types`` the type most mentions of a
     key have. A definition made in one abstract stays there: it crosses to other papers only
-    when two or more abstracts define the acronym so, and the types agree (:func:`types_agree`).
+    when two or more abstracts define the acronym so (and no other way, or far fewer: see
+    :data:`DOMINANCE`), and the types agree (:func:`types_agree`).
 
     >>> t = acronym_table([("SAC", "Soft Actor-Critic", 0), ("SAC", "soft actor critic", 1), ("DP", "dynamic programming", 0),
     ...                    ("DP", "differential privacy", 2), ("PPO", "policy optimization", 3), ("OPT", "Open-world Prompt Tuning", 4),
-    ...                    ("CV", "computer vision", 5), ("MT", "Meta-Test", 6), ("MT", "meta test", 7)],
+    ...                    ("CV", "computer vision", 5), ("MT", "Meta-Test", 6), ("MT", "meta test", 7)]
+    ...                   + [("MDP", "Markov decision process", i) for i in range(10, 13)] + [("MDP", "Markov decision problem", 13)],
     ...                   curated={"ppo": "proximal policy optimization"}, known={"opt": "opt"},
     ...                   types={"mt": "Dataset", "meta test": "Task"})
     >>> t.expansion["sac"], t.rule["sac"], t.ambiguous["dp"], t.expansion["ppo"], t.expansion["opt"], t.rule["opt"]
     ('soft actor critic', 'corpus', ('differential privacy', 'dynamic programming'), 'proximal policy optimization', 'opt', 'known list')
     >>> t.local("ppo", "policy optimization"), t.local("opt", "open world prompt tuning"), "cv" in t.expansion, "mt" in t.expansion
     ('proximal policy optimization', 'open world prompt tuning', False, False)
+    >>> t.expansion["mdp"], t.rule["mdp"]
+    ('markov decision process', 'corpus, most abstracts')
     >>> t.resolves("sac", "SAC"), t.resolves("sac", "Sac"), t.kept_apart[0]["reason"]
     (True, False, 'acronym defined so in 2 abstracts, but of another type (Dataset, Task)')
     """
@@ -261,8 +269,14 @@ def acronym_table(
         if short_key in curated:
             expansion[short_key], rule[short_key] = curated[short_key], "curated"
         elif len(groups) > 1:
+            ranked = sorted(groups, key=lambda k: (-len(groups[k]), k))
+            top, rest = len(groups[ranked[0]]), sum(len(groups[k]) for k in ranked[1:])
             if expected in groups:
                 expansion[short_key], rule[short_key] = expected, "known list and corpus"
+            elif top >= MIN_DOMINANT and top >= DOMINANCE * rest and types_agree(types.get(short_key), types.get(ranked[0])):
+                # "MDP": Markov decision process in 12 abstracts, Markov decision problem in 1
+                expansion[short_key], rule[short_key] = ranked[0], "corpus, most abstracts"
+                defined_in[short_key] = tuple(sorted(groups[ranked[0]]))
             else:
                 ambiguous[short_key] = tuple(sorted(groups))
         elif groups:
@@ -281,6 +295,11 @@ def acronym_table(
     return AcronymTable(expansion, rule, ambiguous, counts, {k: frozenset(v) for k, v in written.items()},
                         defined_in, tuple(kept_apart))
 
+
+#: An acronym the corpus defines two ways still has a corpus meaning when one long form has at
+#: least MIN_DOMINANT abstracts and DOMINANCE times those of all the others.
+MIN_DOMINANT = 3
+DOMINANCE = 3
 
 #: Types one concept may carry in different abstracts: a technique is also written as the task
 #: it solves ("reinforcement learning"), a suite as a dataset; a metric is only a metric.

@@ -369,9 +369,11 @@ def _evidence(rule: str, paper: Paper, base: str, surface: str, local: dict[str,
         return f"{paper.id}: {local[base][2]}"
     if rule == "acronym and long form in the same abstract":
         return f"{paper.id}: {surface} beside a long form it spells out"
-    if rule == "acronym: corpus":
-        where = ", ".join(papers[i].id for i in acronyms.defined_in.get(base, ())[:3])
-        return f"defined so in {sum(acronyms.definitions.get(base, {}).values())} abstracts ({where})"
+    if rule.startswith("acronym: corpus"):
+        found = acronyms.defined_in.get(base, ())
+        others = sum(acronyms.definitions.get(base, {}).values()) - len(found)
+        where = ", ".join(papers[i].id for i in found[:3])
+        return f"defined so in {len(found)} abstracts ({where})" + (f", otherwise in {others}" if others else "")
     return "the curated table" if "curated" in rule else "the known lists (Papers with Code, CodeSOTA)"
 
 

@@ -170,18 +170,20 @@ def twin_folds(
                     source, target = better(a, b)
                     changed = [f"{x} | {y}" for x, y in pairs if x != y]
                     join(source, target, "word forms", "; ".join(changed))
-    # 2-3. the spelling table, and acronyms inside names
+    # 2-3. the spelling table, and acronyms inside names (matched but for spaces: "auto regressive")
+    by_variant = {variant_key(key): key for key in sorted(papers, key=lambda k: (-papers[k], k), reverse=True)}
     for key in sorted(papers):
         words = f" {key} "
         for written, standard in SPELLINGS.items():
             words = words.replace(f" {written} ", f" {standard} ")
-        spelled = words.strip()
+        spelled = by_variant.get(variant_key(words.strip()), words.strip())
         if spelled != key and spelled in papers:
             join(key, spelled, "spelling table", f"'{key}' is written '{spelled}'")
             continue
         parts = key.split(" ")
         if len(parts) > 1:
             expanded = " ".join(acronyms.get(w, w) for w in parts)
+            expanded = by_variant.get(variant_key(expanded), expanded)
             if expanded != key and expanded in papers:
                 short = next(w for w in parts if w in acronyms)
                 join(key, expanded, "acronym inside a name", f"'{short}' is '{acronyms[short]}'")
