@@ -29,8 +29,7 @@ UNLETTERED = frozenset("model models method methods framework frameworks algorit
                        "network networks module modules problem problems technique techniques dataset datasets benchmark".split())
 #: Word-initial parts of closed compounds whose second part an acronym letters on its own
 #: ("autoencoder", VAE; "hyperparameter", HPO; "backpropagation", BPTT).
-COMPOUND_PREFIXES = ("auto", "hyper", "micro", "multi", "back", "feed", "semi", "eigen", "fine", "super", "mini",
-                     "max", "radio", "inter", "intra", "over", "under", "counter", "cross", "self", "pre", "post",
+COMPOUND_PREFIXES = ("auto", "hyper", "micro", "multi", "back", "feed", "semi", "eigen", "fine", "super", "radio", "inter", "intra", "over", "under", "counter", "cross", "self", "pre", "post",
                      "non", "meta", "poly", "mono", "sub")
 #: A digit of an acronym may stand for a small word ("T2I": text-to-image).
 _DIGIT_WORDS = {"2": ("to", "two"), "4": ("for", "four"), "3": ("three",), "1": ("one",)}

@@ -171,7 +171,7 @@ def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Reso
     from paperkg.extract.resolve.report import report_records
 
     known = known_tables()
-    definitions, unspelled = [], []
+    definitions, unspelled, unspelled_at = [], [], []
     votes_1: Counter = Counter()  # (key, type) of mentions written as one short form, or as a defined long form
     for index, (paper, doc) in enumerate(zip(papers, docs)):
         longs = set()
@@ -182,6 +182,7 @@ def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Reso
                 definitions.append((short, long, index))
                 longs.add(normalize_key(long))
             elif is_short_form(short):
+                unspelled_at.append((short, "", index))
                 unspelled.append((normalize_key(short), normalize_key(clean_name(paper.abstract[long_start:long_end])), paper.id))
         for start, end, kind, _, origin, *_ in doc.mentions:
             if end - start <= 14 or longs:
@@ -202,7 +203,11 @@ def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Reso
         target = acronyms.local(short_key, normalize_key(long))
         entry = local_maps[index].setdefault(short_key, (target, set(), f"{long} ({short})"))
         entry[1].add(short)
-    del definitions
+    for (short, long, index) in unspelled_at:
+        # an abstract that defines an acronym its own way means it, even when the letters do not
+        # align: no corpus-wide or known-list meaning is put on it there ("SSD")
+        local_maps[index].setdefault(normalize_key(short), (normalize_key(short), set(), ""))[1].add(short)
+    del definitions, unspelled_at
 
     # 1-2. acronyms and aliases, per mention. The tallies are flat counters keyed by tuples: a
     # container per key (most keys are one mention of one paper) cost ~1 KB each at 95k papers.
@@ -352,6 +357,8 @@ def _first_key(base: str, surface: str, local: dict[str, tuple[str, set[str], st
     acronym resolves only where it is written as defined ("SPEED", not the word "speed")."""
     if base in local and same_written_form(surface, local[base][1]):
         key, rule = local[base][0], "acronym defined in the abstract"
+        if key == base:
+            return base, ""  # defined there in letters that do not align: its own meaning, no other
     elif acronyms.resolves(base, surface):
         key, rule = acronyms.expansion[base], f"acronym: {acronyms.rule[base]}"
     else:
