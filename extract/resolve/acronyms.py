@@ -77,6 +77,8 @@ def expands(short: str, long: str) -> bool:
     [False, False, False, False]
     >>> expands("BERT", "BERT-base"), expands("GPT-2", "GPT-1"), expands("A3C", "actor critic"), expands("MuJoCo", "Multi-Agent MuJoCo")
     (False, False, False, False)
+    >>> expands("OFU-ReLU", "OFU-ReLU+"), expands("LoRA+", "Low-Rank Adaptation")
+    (False, False)
     """
     if not is_short_form(short) or not long.strip():
         return False
@@ -92,6 +94,8 @@ def expands(short: str, long: str) -> bool:
         return False  # one plain word is no spelled-out form ("XY", "x")
     if f" {normalize_key(short)} " in f" {normalize_key(long)} ":
         return False  # a longer name holding the acronym ("CIFAR-10-LT", "Multi-Agent MuJoCo")
+    if ("+" in short) != ("+" in long):
+        return False  # "LoRA+" is no "LoRA"
     digits = re.findall(r"\d+", long)
     if digits and re.findall(r"\d+", short) != digits:
         return False  # "GPT-2" spells no "GPT-1", "CIFAR-100" no "CIFAR-10"

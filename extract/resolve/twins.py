@@ -13,11 +13,10 @@ the same (CIFAR-10 / CIFAR-100, GPT-4 / GPT-4V, LoRA / LoRA+ stay apart).
 3. **acronym inside a name**: a word that is an acronym the corpus (or the curated table)
    resolves, spelled out, when the spelled-out name is an entity too ("goal-conditioned RL" |
    "goal-conditioned reinforcement learning");
-4. **head words**: "X model", "X architecture", "X function", "X equation" and X, when both
-   are entities of one type and X is a name of two or more words or a proper name
-   ("Gaussian process models" | "Gaussian process", "Transformer architecture" | "Transformer"),
-   into the one with more papers, but a modifier into its noun ("vision-language" into
-   "vision-language model");
+4. **head words**: "X model", "X architecture", "X function", "X equation", "X activation" and
+   X, when both are entities of one type and X is a name of two or more words, a proper name or
+   an acronym ("Gaussian process models" | "Gaussian process", "Transformer architecture" |
+   "Transformer", "ReLU activations" | rectified linear unit), into the one with more papers;
 5. **modifier alone**: a compound modifier written as an entity ("self-supervised", "in-context")
    joins the one entity it most often modifies ("self-supervised learning"), when that one has at
    least twice the papers of any other and half those of the modifier;
@@ -49,7 +48,7 @@ _OTHER_SENSE = frozenset("model sample code prompt structure label feature patte
 SPELLINGS = {"neural net": "neural network", "min max": "minimax", "t2i": "text to image",
              "neural symbolic": "neuro symbolic", "max min": "maximin"}
 #: Head words after a name that keep its meaning ("Gaussian process models").
-HEAD_WORDS = frozenset({"model", "architecture", "function", "equation"})
+HEAD_WORDS = frozenset({"model", "architecture", "function", "equation", "activation"})
 #: The efficiency metrics the abstracts write many ways: key -> canonical key.
 EFFICIENCY = {
     **dict.fromkeys(("memory footprint", "memory requirement", "memory usage", "memory cost", "memory overhead",
@@ -188,25 +187,25 @@ def twin_folds(
                 short = next(w for w in parts if w in acronyms)
                 join(key, expanded, "acronym inside a name", f"'{short}' is '{acronyms[short]}'")
     # 4. head words
-    for key in sorted(papers):
-        parts = key.split(" ")
-        head = " ".join(parts[:-1])
-        if len(parts) < 2 or parts[-1] not in HEAD_WORDS or head not in papers:
-            continue
-        if not (len(parts) > 2 or head in named or head in known_types) or types.get(key) != types.get(head):
-            continue
-        source, target = better(key, head)
-        if _modifier(head, hyphenated):  # "vision-language" is short for "vision-language model", not the reverse
-            if find(head) != head:
-                continue
-            source, target = head, key
-        join(source, target, "head word", f"'{key}' is '{head}' with the head word '{parts[-1]}'")
-    # 5. a modifier alone
     modified: dict[str, list[str]] = defaultdict(list)
     for key in papers:
         parts = key.split(" ")
         if len(parts) > 1:
             modified[" ".join(parts[:-1])].append(key)
+    for key in sorted(papers):
+        parts = key.split(" ")
+        head = " ".join(parts[:-1])
+        head = head if head in papers else acronyms.get(head, head)  # "ReLU activations" -> rectified linear unit
+        if len(parts) < 2 or parts[-1] not in HEAD_WORDS or head not in papers:
+            continue
+        if not (len(parts) > 2 or head in named or head in known_types or head != " ".join(parts[:-1])):
+            continue
+        if types.get(key) != types.get(head) or (_modifier(head, hyphenated) and len(modified[head]) > 1):
+            continue  # a modifier of several ("multi-task") joins the one it most often modifies: rule 5
+        # a modifier of one goes into it ("Fokker-Planck" into "Fokker-Planck equation")
+        source, target = (head, key) if _modifier(head, hyphenated) else better(key, head)
+        join(source, target, "head word", f"'{key}' is '{head}' with the head word '{parts[-1]}'")
+    # 5. a modifier alone
     for key in sorted(papers):
         if key in named or key in known_types or key not in modified or find(key) != key or not _modifier(key, hyphenated):
             continue
