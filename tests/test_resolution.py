@@ -223,3 +223,11 @@ def test_every_merge_keeps_its_rule_and_evidence(icml_kg):
                 assert part["evidence"], (record["key"], part)
     reasons = {r["reason"].split(" (")[0].split(",")[0] for r in records if r["kind"] == "kept_apart"}
     assert any(reason.startswith("defined in") for reason in reasons)  # "Laplace Approximation (LLA)" and kin
+
+
+def test_stats_scores_the_labelled_pairs(icml_kg, tmp_path):
+    path = icml_kg.save(tmp_path / "graph.json")
+    result = CliRunner().invoke(cli, ["stats", str(path), "--pairs", str(PAIRS), "--top", "3"])
+    assert result.exit_code == 0, result.output
+    assert "resolution on resolution_pairs.jsonl: twins folded" in result.output and "wrong merges 0/" in result.output
+    assert "duplicate candidates by string" not in result.output
