@@ -313,14 +313,6 @@ def _entity_candidates(graph: nx.DiGraph, papers: list[str], entities: list[str]
     return unit, values, np.unique(np.concatenate(proposed), axis=0)
 
 
-def paper_text(attrs: dict) -> str:
-    """The text a paper's similarity is computed on: its title twice (it names the topic in few
-    words; on the 300 judged pairs twice lifted the RELATED share of the links by 2-4 points)
-    and its abstract."""
-    title = str(attrs.get("title") or "")
-    return f"{title}. {title}. {attrs.get('abstract') or ''}" if title else str(attrs.get("abstract") or "")
-
-
 def neighbour_ranks(lefts: np.ndarray, rights: np.ndarray, scores: np.ndarray, n: int) -> np.ndarray:
     """For each pair, its better rank (0 = nearest) in the two papers' lists of candidates by
     score (ties by the other paper).
@@ -371,7 +363,7 @@ def paper_links(graph: nx.DiGraph, *, top_k: int = 20) -> Iterator[Link]:
     if not papers:
         return
     unit, values, entity_pairs = _entity_candidates(graph, papers, entities, matrix, central, top_k)
-    texts = [paper_text(graph.nodes[paper]) for paper in papers]
+    texts = [text_similarity.paper_text(graph.nodes[paper]) for paper in papers]
     rows, df = text_similarity.tfidf_rows(texts)
     has_text = np.diff(rows.indptr) > 0
     text_lefts, text_rights = text_similarity.neighbour_pairs(rows, df, per_row=TEXT_CANDIDATES)

@@ -148,16 +148,19 @@ def link_profile(graph: nx.DiGraph) -> dict:
     for c in counts:
         label = "0" if c == 0 else "1" if c == 1 else "2-5" if c <= 5 else "6-10" if c <= 10 else "11-19" if c < 20 else "20+"
         buckets[label] += 1
-    one = sum(1 for d in links if len(d.get("shared") or ()) == 1)
+    with_entities = [d for d in links if d.get("shared")]
+    one = sum(1 for d in with_entities if len(d["shared"]) == 1)
     return {
         "links": len(links),
+        "links_by_kind": dict(sorted(Counter(d.get("link_kind") or "entities" for d in links).items())),
         "papers_without_links": buckets["0"],
         "papers_at_cap": sum(1 for c in counts if cap and c >= cap),
         "cap": cap,
         "links_per_paper": {"mean": round(sum(counts) / len(counts), 2) if counts else 0.0,
                             "median": median(counts) if counts else 0, "max": max(counts, default=0),
                             "histogram": buckets},
-        "links_on_one_entity": round(one / len(links), 4) if links else 0.0,
+        # of the links that share entities: text links share none
+        "links_on_one_entity": round(one / len(with_entities), 4) if with_entities else 0.0,
     }
 
 

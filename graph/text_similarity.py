@@ -75,6 +75,14 @@ def terms(text: str) -> list[str]:
     return [term for term, _ in _terms_and_forms(text)]
 
 
+def paper_text(attrs: dict) -> str:
+    """The text a paper's similarity is computed on: its title twice (it names the topic in few
+    words; on the 300 judged pairs twice lifted the RELATED share of the links by 2-4 points)
+    and its abstract."""
+    title = str(attrs.get("title") or "")
+    return f"{title}. {title}. {attrs.get('abstract') or ''}" if title else str(attrs.get("abstract") or "")
+
+
 def _column(term: str) -> int:
     return zlib.crc32(term.encode("utf-8")) & (COLUMNS - 1)
 

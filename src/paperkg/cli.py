@@ -242,7 +242,8 @@ def stats(graph_file, top, as_json, pairs_file):
     per = links["links_per_paper"]
     click.echo(f"\nlinks per paper: mean {per['mean']}, median {per['median']}, max {per['max']}; "
                f"{links['papers_without_links']} papers without links, {links['papers_at_cap']} at the cap "
-               f"({links['cap']}); {links['links_on_one_entity']:.0%} of links rest on one entity")
+               f"({links['cap']}); by kind: " + ", ".join(f"{k} {n}" for k, n in links["links_by_kind"].items())
+               + f"; {links['links_on_one_entity']:.0%} of the links sharing entities share one")
     click.echo("  " + "  ".join(f"{bucket}: {n}" for bucket, n in per["histogram"].items()))
     click.echo("\nmost-linked papers (by the total weight of their links)")
     for row in summary["most_linked_papers"]:
