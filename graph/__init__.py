@@ -9,9 +9,8 @@ Nodes
                            year (int | None), url, authors (list[str]), keywords (list[str]),
                            aliases (list[str]: explicit ids of later input records with the same
                            abstract, which the reader folded into this paper), source, line,
-                           community (int: Louvain over the topic graph, the nearest abstracts
-                           by text and the RELATED_TO links, seed 0, numbered by size from 0;
-                           -1 in no edge; ``paperkg.graph.communities``)
+                           community (int: Louvain over the RELATED_TO weights, seed 0, numbered
+                           by size from 0; -1 without links; ``paperkg.graph.communities``)
   ``"entity:<key>"``       kind="Entity", type (one of ``paperkg.types.ENTITY_TYPES``), key, name,
                            aliases (sorted list[str]), alias_keys (sorted list of the normalized
                            keys that resolve to it: its key, aliases, acronyms), pwc_id (Papers

@@ -14,7 +14,7 @@ import networkx as nx
 from paperkg.errors import GraphError
 from paperkg.extract.nlp.normalize import normalize_key, variant_key
 from paperkg.graph.build import ENTITY_PREFIX, PAPER_PREFIX, entity_nodes, paper_nodes
-from paperkg.graph.communities import RESOLUTION, community_labels, community_of, label_coverage, louvain_groups
+from paperkg.graph.communities import community_labels, community_of, label_coverage, louvain_groups
 from paperkg.types import ENTITY_TYPES
 
 
@@ -178,9 +178,9 @@ def most_linked_papers(graph: nx.DiGraph, k: int = 10) -> list[dict]:
     return rows[:k]
 
 
-def communities(graph: nx.DiGraph, *, seed: int = 0, resolution: float = RESOLUTION) -> list[list[str]]:
-    """Louvain communities of papers over the topic graph (:mod:`paperkg.graph.communities`),
-    largest first (paper ids); a paper in no edge is a community of its own, after the others.
+def communities(graph: nx.DiGraph, *, seed: int = 0, resolution: float = 1.0) -> list[list[str]]:
+    """Louvain communities of papers over the similarity links, largest first (paper ids);
+    a paper without links is a community of its own, after the others.
 
     >>> communities(_example_graph())
     [['p1', 'p2'], ['p3']]

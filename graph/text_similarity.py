@@ -1,6 +1,6 @@
 """TF-IDF similarity of two papers' abstracts: the second signal of a link, beside shared entities.
 
-Pure functions over texts and scipy sparse matrices: :func:`terms` cuts an abstract into its
+Pure functions over texts and scipy sparse matrices: :func:`term_forms` cuts an abstract into its
 content words and their adjacent pairs; :func:`tfidf_rows` turns a list of texts into unit-length
 rows over hashed term columns (sublinear term frequency x IDF); :func:`neighbour_pairs` proposes each paper's most similar
 papers in row blocks, through terms of bounded document frequency only (a term in d papers
@@ -22,6 +22,8 @@ from spacy.lang.en.stop_words import STOP_WORDS
 BLOCK_ROWS = 1024
 #: Hashed term columns (2^22): collisions are rare enough to leave cosines unchanged.
 COLUMNS = 1 << 22
+#: Mixes a word pair's two codes into one (a Knuth multiplicative constant).
+PAIR_MIX = np.uint64(2654435761)
 #: A term in more papers than this proposes no pairs (it still counts in their cosine).
 PROPOSE_MAX_PAPERS = 120
 #: Words every abstract uses: they say nothing about what two papers share.
@@ -48,31 +50,36 @@ def _content_stem(word: str) -> str | None:
     return word
 
 
-def _words(text: str) -> list[tuple[int, str, str]]:
-    """(token position, stem, surface form) of each content word."""
-    words = []
-    for position, match in enumerate(_WORD.finditer(text)):
-        word = match.group().lower()
-        stem = _content_stem(word)
-        if stem is not None:
-            words.append((position, stem, word))
-    return words
+@lru_cache(maxsize=1 << 18)
+def _word_code(word: str) -> int:
+    """The crc32 of a lower-cased word's stem; 0 for a stop or boilerplate word."""
+    stem = _content_stem(word)
+    return 0 if stem is None else zlib.crc32(stem.encode("utf-8")) or 1
 
 
-def _terms_and_forms(text: str) -> list[tuple[str, str]]:
-    words = _words(text)
-    pairs = [(f"{a[1]} {b[1]}", f"{a[2]} {b[2]}") for a, b in zip(words, words[1:]) if b[0] == a[0] + 1]
-    return [(stem, surface) for _, stem, surface in words] + pairs
+def _parse(text: str) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """The lower-cased words, their codes, and one column per term occurrence: each content
+    word, then each pair of content words side by side (the pair's column mixes the two codes,
+    so no pair string is built)."""
+    words = _WORD.findall(text.lower())
+    codes = np.fromiter((_word_code(w) for w in words), dtype=np.uint64, count=len(words))
+    kept = codes > 0
+    pair = kept[:-1] & kept[1:]
+    columns = np.concatenate([codes[kept], codes[:-1][pair] * PAIR_MIX + codes[1:][pair]]) & np.uint64(COLUMNS - 1)
+    return words, kept, pair, columns.astype(np.int64)
 
 
-def terms(text: str) -> list[str]:
-    """The content words of ``text`` (lower-cased, light stemming, no stop or boilerplate words)
-    and each pair of content words that stand side by side in it.
+def term_forms(text: str) -> list[tuple[int, str]]:
+    """(column, form as written, lower-cased) of each term of ``text``: its content words (light
+    stemming, no stop or boilerplate words) and each pair of content words side by side.
 
-    >>> terms("We propose sparse attention for long sequences.")
-    ['sparse', 'attention', 'long', 'sequence', 'sparse attention', 'long sequence']
+    >>> [form for _, form in term_forms("We propose sparse attention for long sequences.")]
+    ['sparse', 'attention', 'long', 'sequences', 'sparse attention', 'long sequences']
     """
-    return [term for term, _ in _terms_and_forms(text)]
+    words, kept, pair, columns = _parse(text)
+    forms = [w for w, k in zip(words, kept.tolist()) if k]
+    forms += [f"{a} {b}" for a, b, p in zip(words, words[1:], pair.tolist()) if p]
+    return list(zip(columns.tolist(), forms))
 
 
 def paper_text(attrs: dict) -> str:
@@ -81,10 +88,6 @@ def paper_text(attrs: dict) -> str:
     and its abstract."""
     title = str(attrs.get("title") or "")
     return f"{title}. {title}. {attrs.get('abstract') or ''}" if title else str(attrs.get("abstract") or "")
-
-
-def _column(term: str) -> int:
-    return zlib.crc32(term.encode("utf-8")) & (COLUMNS - 1)
 
 
 def tfidf_rows(texts: Iterable[str]) -> tuple[sparse.csr_matrix, np.ndarray]:
@@ -98,16 +101,13 @@ def tfidf_rows(texts: Iterable[str]) -> tuple[sparse.csr_matrix, np.ndarray]:
     """
     indptr, cols, values = [0], [], []
     for text in texts:
-        counts: dict[int, int] = {}
-        for term in terms(text):
-            column = _column(term)
-            counts[column] = counts.get(column, 0) + 1
-        for column in sorted(counts):
-            cols.append(column)
-            values.append(1.0 + np.log(counts[column]))
-        indptr.append(len(cols))
+        column, count = np.unique(_parse(text)[3], return_counts=True)
+        cols.append(column.astype(np.int32))
+        values.append(1.0 + np.log(count))
+        indptr.append(indptr[-1] + len(column))
     n = len(indptr) - 1
-    matrix = sparse.csr_matrix((np.asarray(values, dtype=np.float64), np.asarray(cols, dtype=np.int32), indptr),
+    matrix = sparse.csr_matrix((np.concatenate(values) if values else np.zeros(0),
+                                np.concatenate(cols) if cols else np.zeros(0, dtype=np.int32), indptr),
                                shape=(n, COLUMNS))
     df = np.bincount(matrix.indices, minlength=COLUMNS)
     idf = np.where(df > 1, np.log((1 + n) / (1 + df)) + 1.0, 0.0)
@@ -170,9 +170,9 @@ def shared_terms(rows: sparse.csr_matrix, left: int, right: int, text_left: str,
                                  rows.data[rows.indptr[r]:rows.indptr[r + 1]]) for r in (left, right))
     common, in_a, in_b = np.intersect1d(a, b, assume_unique=True, return_indices=True)
     weight = dict(zip(common.tolist(), (a_data[in_a] * b_data[in_b]).tolist()))
-    forms: dict[str, str] = {}
-    for term, surface in _terms_and_forms(text_left):
-        if _column(term) in weight:
-            forms.setdefault(term, surface)
-    scored = sorted((-round(weight[_column(term)], 12), term) for term in forms)
-    return [forms[term] for _, term in scored[:k]]
+    forms: dict[int, str] = {}
+    for column, form in term_forms(text_left):
+        if column in weight:
+            forms.setdefault(column, form)
+    scored = sorted((-round(weight[column], 12), form) for column, form in forms.items())
+    return [form for _, form in scored[:k]]
