@@ -42,6 +42,7 @@ from paperkg.graph import quality
 from paperkg.graph.build import build_graph
 from paperkg.graph.linking import is_umbrella
 from paperkg.types import Paper
+from recording import add_record_option, record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -119,7 +120,7 @@ def gold_links(data: Path, use_model: bool) -> dict:
             found[graph.nodes[u]["paper_id"]].update(graph.nodes[v].get("alias_keys") or [graph.nodes[v]["key"]])
     reachable = {p for key, ps in core.items() for p in itertools.combinations(sorted(ps), 2)
                  if key in found[p[0]] and key in found[p[1]]}
-    return {"predicted": len(predicted), "precision": len(predicted & gold_pairs) / max(1, len(predicted)),
+    return {"papers": len(papers), "predicted": len(predicted), "precision": len(predicted & gold_pairs) / max(1, len(predicted)),
             "core_pairs": len(core_pairs), "core_recall": len(predicted & core_pairs) / max(1, len(core_pairs)),
             "core_ceiling": len(reachable) / max(1, len(core_pairs))}
 
@@ -142,8 +143,10 @@ def synthetic_links(n: int) -> None:
             graph.add_edge(f"paper:{p:07d}", f"entity:e{e}", kind="HAS", role="used", count=1 + e % 2)
     started = time.process_time()
     links = sum(1 for _ in paper_links(graph, top_k=20))
-    print(f"paper_links, synthetic {n} papers: {links} links in {time.process_time() - started:.1f} CPU-s "
+    seconds = time.process_time() - started
+    print(f"paper_links, synthetic {n} papers: {links} links in {seconds:.1f} CPU-s "
           f"(target for 100k papers <= 30 CPU-s)")
+    return {"papers": n, "links": links, "paper_links_cpu_s": round(seconds, 1)}
 
 
 def main() -> None:
@@ -151,9 +154,12 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--no-model", action="store_true")
     parser.add_argument("--scale", type=int, default=None, help="Only time paper_links on N synthetic papers.")
+    add_record_option(parser)
     args = parser.parse_args()
     if args.scale:
-        synthetic_links(args.scale)
+        figures = synthetic_links(args.scale)
+        if args.record:
+            record("bench_resolution_scale", figures)
         return
     use_model = not args.no_model
 
@@ -190,9 +196,21 @@ def main() -> None:
           f"only entities in >= 20 papers {links['only_20plus']:.1%}, on one entity {links['one_entity']:.1%}")
     print(f"  papers at the cap {links['papers_at_cap']} of {links['papers']}, without links {links['without_links']}")
     g = gold_links(args.data, use_model)
-    print(f"paperkg_train + paperkg_dev (240 papers): {g['predicted']} links, precision {g['precision']:.3f} "
+    print(f"paperkg_train + paperkg_dev ({g['papers']} papers): {g['predicted']} links, precision {g['precision']:.3f} "
           f"(target >= 0.90), core-pair recall {g['core_recall']:.3f} of {g['core_pairs']} pairs (target >= 0.75; "
           f"ceiling with these extractions {g['core_ceiling']:.3f})")
+    if args.record:
+        record("bench_resolution", {
+            "papers": links["papers"], "entities_in_2_papers": population, "cpu_s": round(seconds),
+            "duplicate_rate_pct": round(100 * rate, 2), "duplicate_groups": len(candidates),
+            "wrong_merges": len(wrong), "acronyms_overridden": len(overridden),
+            "merges": kinds["merge"], "ambiguous_acronyms": kinds["ambiguous_acronym"], "kept_apart": kinds["kept_apart"],
+            "links": links["links"], "umbrella_only_pct": round(100 * links["umbrella_only"], 1),
+            "only_20plus_pct": round(100 * links["only_20plus"], 1), "one_entity_pct": round(100 * links["one_entity"], 1),
+            "papers_at_cap": links["papers_at_cap"], "without_links": links["without_links"],
+            "gold_papers": g["papers"], "gold_links": g["predicted"], "gold_link_precision": round(g["precision"], 3),
+            "gold_core_recall": round(g["core_recall"], 3), "gold_core_pairs": g["core_pairs"],
+            "gold_core_ceiling": round(g["core_ceiling"], 3)})
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ from paperkg.atomic import atomic_write_text
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
+#: What a build runs: the folders and file whose edits change a measured figure.
+PACKAGE = ("src", "extract", "graph", "queries", "pyproject.toml")
 
 
 def add_record_option(parser: argparse.ArgumentParser) -> None:
@@ -38,14 +40,13 @@ def machine() -> dict:
 
 
 def commit() -> str:
-    """HEAD, with ``+dirty`` when tracked files outside bench/results differ from it: the figures
-    then measure code no commit holds."""
+    """HEAD, with ``+dirty`` when the package's tracked files differ from it: the figures then
+    measure code no commit holds (edits to benches, docs or tests measure nothing else)."""
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout
 
     head = git("rev-parse", "HEAD").strip()
-    changed = [line for line in git("status", "--porcelain", "--untracked-files=no").splitlines()
-               if "bench/results/" not in line]
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", *PACKAGE).strip()
     return head + ("+dirty" if changed else "")
 
 
