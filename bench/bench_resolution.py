@@ -178,8 +178,8 @@ def main() -> None:
     wrong, overridden = wrong_merges(graph, resolved.acronyms)
     links = link_evidence(graph)
     kinds = defaultdict(int)
-    for record in resolved.report:
-        kinds[record["kind"]] += 1
+    for row in resolved.report:
+        kinds[row["kind"]] += 1
 
     print(f"ICML 2024 build: {links['papers']} papers, {population} entities in >= 2 papers ({seconds:.0f} CPU-s)")
     print(f"  duplicate rate (variant groups + acronym pairs)   {rate:7.2%}   ({len(candidates)} groups)   target <= 1%")
