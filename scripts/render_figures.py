@@ -40,7 +40,10 @@ FIGURE = re.compile(rf"(?<![\w.\-/#])(\d{{1,3}}(?:,\d{{3}})+|\d+)(\.\d+)?(?:\s?(
 #: Not figures: software versions (Python ≥ 3.10, spaCy 3.8, Neo4j 5.26, Java 17). Code (commands,
 #: example output, the doctested API block) and quotations of abstracts ("an FID of 2.57") are
 #: skipped before figures are looked for: they are not measurements of paperkg.
-NOT_FIGURES = re.compile(r"(?:Python ≥|Python|spaCy|Neo4j|Java|version|v)\s*$")
+NOT_FIGURES = re.compile(r"(?:Python ≥|Python|spaCy|Neo4j|Java|version|v|CC BY|CC BY-SA)\s*$")
+#: Settings the pages state, not measurements: the default and the ceiling of --max-chars
+#: (spaCy's own limit).
+SETTINGS = {"20,000", "1,000,000"}
 
 
 def lookup(results: dict, path: str):
@@ -71,8 +74,8 @@ def runs_table(results: dict) -> str:
         machine = data.get("machine") or {}
         load = machine.get("load_average")
         where = f"{machine.get('cores', '?')}, {load[0]}" if load else "–"
-        rows.append(f"| `{name}.json` | {data['commit'][:7]} | {data['measured'][:10]} | {where} | "
-                    f"`{data['command']}` |")
+        how = f"`{data['command']}`" if machine else "not re-run: see the file's `source`"
+        rows.append(f"| `{name}.json` | {data['commit'][:7]} | {data['measured'][:10]} | {where} | {how} |")
     return "\n".join(rows) + "\n"
 
 
@@ -103,13 +106,14 @@ def quoted_figures(text: str) -> list[tuple[int, str]]:
 
 
 def recorded_values(results: dict) -> set[str]:
-    """Every number of every results file, as written at 0-4 decimals (and ×100, for shares):
-    a page may quote a recorded 155.7 as 156, or a recorded 0.268 as 26.8%."""
+    """Every number of every results file as recorded or with one decimal fewer, and ×100 for
+    shares: a page may quote a recorded 155.7 as 156, or a recorded 0.268 as 26.8%. Scores
+    recorded as hits / total may be quoted at any precision."""
     shown: set[str] = set()
 
     def walk(value):
         if exact(value) is not None:
-            shown.update(format(exact(value) * k, f".{d}f") for k in (1, 100) for d in range(5))
+            shown.update(plain(round(exact(value) * k, d)) for k in (1, 100) for d in range(5))
         if isinstance(value, dict):
             for item in value.values():
                 walk(item)
@@ -117,8 +121,11 @@ def recorded_values(results: dict) -> set[str]:
             for item in value:
                 walk(item)
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
-            for number in (value, value * 100):
-                shown.update(format(Decimal(repr(number)), f".{d}f") for d in range(5))
+            for number in (Decimal(repr(value)), Decimal(repr(value)) * 100):
+                # as recorded, or one decimal fewer: a looser rounding would let most small
+                # integers match some recorded value, and the check would pass anything
+                places = max(0, -number.as_tuple().exponent)
+                shown.update(plain(round(number, d)) for d in {places, max(0, places - 1)})
 
     for data in results.values():
         walk(data["figures"])
@@ -128,7 +135,14 @@ def recorded_values(results: dict) -> set[str]:
 def unrecorded(text: str, results: dict, values: set[str] | None = None) -> list[tuple[int, str]]:
     """The figures of ``text`` that no results file holds."""
     values = recorded_values(results) if values is None else values
-    return [(line, figure) for line, figure in quoted_figures(text) if figure.replace(",", "") not in values]
+    return [(line, figure) for line, figure in quoted_figures(text)
+            if figure not in SETTINGS and plain(Decimal(figure.replace(",", ""))) not in values]
+
+
+def plain(number: Decimal) -> str:
+    """A number without trailing zeros, so that a page's 0.930 is a recorded 0.93."""
+    text = format(number, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def main() -> int:
