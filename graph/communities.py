@@ -1,8 +1,15 @@
-"""Topic communities of papers: deterministic Louvain over the RELATED_TO weights.
+"""Topic communities of papers: deterministic Louvain over the topic graph.
+
+The topic graph joins each paper to its :data:`TOPIC_NEIGHBOURS` nearest abstracts by TF-IDF
+cosine (:mod:`paperkg.graph.text_similarity`) and keeps the RELATED_TO links (for papers
+without text, the only edges); its Louvain resolution :data:`RESOLUTION` cuts topics a
+researcher names ("RLHF", "causal discovery"), not fields. Over the sparse links alone (about two
+per paper) Louvain glued unrelated chains: read on ICML 2024, "Graph Transformer / Shapley
+values", "feature attribution / federated averaging".
 
 Every paper node gets ``community`` (int): communities are numbered by size, largest first
 (ties by their smallest paper node id), so the same graph always gets the same numbers; a
-paper without any link gets ``-1``. The explorer draws them as its topic map, the loader
+paper in no edge of the topic graph gets ``-1``. The explorer draws them as its topic map, the loader
 stores them as ``Paper.community``, ``paperkg stats`` counts them.
 """
 
@@ -13,7 +20,13 @@ from collections import Counter
 
 import networkx as nx
 
+from paperkg.graph import text_similarity
+
 SEED = 0
+TOPIC_NEIGHBOURS = 10
+RESOLUTION = 2.0
+#: A connected part of the topic graph this small is one topic, not cut further.
+SMALL_COMPONENT = 20
 NO_COMMUNITY = -1
 #: An umbrella term is held by more than this share of the papers (and by UMBRELLA_MIN or
 #: more): "large language model" in an ML corpus. It labels no topic (nor, in the explorer's
@@ -31,11 +44,28 @@ def umbrella_threshold(n_papers: int) -> float:
     return max(UMBRELLA_SHARE * n_papers, UMBRELLA_MIN)
 
 
-def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float = 1.0) -> list[list[str]]:
-    """Louvain communities of the linked papers (paper node ids, sorted), largest first.
+def topic_edges(graph: nx.DiGraph) -> dict[tuple[str, str], float]:
+    """The topic graph's weighted edges: each paper's nearest abstracts by text, and the
+    RELATED_TO links (an edge in both takes the larger weight)."""
+    edges: dict[tuple[str, str], float] = {}
+    for u, v, d in graph.edges(data=True):
+        if d.get("kind") == "RELATED_TO" and u != v:
+            edges[(min(u, v), max(u, v))] = float(d.get("weight", 1.0))
+    papers = sorted(n for n, kind in graph.nodes(data="kind") if kind == "Paper")
+    rows, df = text_similarity.tfidf_rows(text_similarity.paper_text(graph.nodes[p]) for p in papers)
+    lefts, rights = text_similarity.neighbour_pairs(rows, df, per_row=TOPIC_NEIGHBOURS)
+    for a, b, weight in zip(lefts.tolist(), rights.tolist(), text_similarity.pair_cosines(rows, lefts, rights).tolist()):
+        if weight > 0:
+            key = (papers[a], papers[b])
+            edges[key] = max(edges.get(key, 0.0), weight)
+    return edges
 
-    The similarity graph is assembled in sorted order, so insertion order cannot change the
-    result; papers without links are left out.
+
+def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float = RESOLUTION) -> list[list[str]]:
+    """Louvain communities of the papers in the topic graph (paper node ids, sorted), largest first.
+
+    The topic graph is assembled in sorted order, so insertion order cannot change the result;
+    papers in none of its edges are left out.
 
     >>> g = nx.DiGraph()
     >>> for p in "abcd":
@@ -45,17 +75,21 @@ def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float = 1
     [['paper:a', 'paper:b']]
     """
     similarity = nx.Graph()
-    edges = sorted(
-        (min(u, v), max(u, v), float(d.get("weight", 1.0)))
-        for u, v, d in graph.edges(data=True)
-        if d.get("kind") == "RELATED_TO" and u != v
-    )
+    edges = sorted((u, v, weight) for (u, v), weight in topic_edges(graph).items())
     similarity.add_nodes_from(sorted({n for u, v, _ in edges for n in (u, v)}))
     similarity.add_weighted_edges_from(edges)
     if not similarity.number_of_edges():
         return []
-    found = nx.community.louvain_communities(similarity, weight="weight", seed=seed, resolution=resolution)
-    groups = [sorted(group) for group in found]
+    groups = []
+    for component in sorted((sorted(c) for c in nx.connected_components(similarity)), key=lambda c: c[0]):
+        # A small connected group is one topic: at this resolution Louvain would split even a
+        # lone triangle into single papers.
+        if len(component) <= SMALL_COMPONENT:
+            groups.append(component)
+            continue
+        found = nx.community.louvain_communities(similarity.subgraph(component), weight="weight", seed=seed,
+                                                 resolution=resolution)
+        groups.extend(sorted(group) for group in found)
     groups.sort(key=lambda g: (-len(g), g[0]))
     return groups
 
@@ -97,6 +131,33 @@ def community_of(graph: nx.DiGraph) -> dict[str, int]:
     return {n: graph.nodes[n]["community"] for n in papers}
 
 
+#: Entity types that never label a topic.
+NOT_LABELS = frozenset({"Dataset", "Benchmark", "Metric"})
+
+
+def label_coverage(graph: nx.DiGraph, labels: dict[int, list[str]]) -> dict[int, float]:
+    """Community -> the share of its papers that hold one of its label entities.
+
+    >>> g = nx.DiGraph()
+    >>> for p, ents in [("a", "x"), ("b", "y"), ("c", "z")]:
+    ...     g.add_node("paper:" + p, kind="Paper", community=0)
+    ...     g.add_edge("paper:" + p, "entity:" + ents, kind="HAS")
+    >>> label_coverage(g, {0: ["entity:x", "entity:y"]})
+    {0: 0.667}
+    """
+    of = community_of(graph)
+    members: dict[int, list[str]] = {}
+    for paper, community in of.items():
+        members.setdefault(community, []).append(paper)
+    coverage = {}
+    for community, entities in labels.items():
+        papers = members.get(community, [])
+        wanted = set(entities)
+        held = sum(1 for p in papers if any(graph.has_edge(p, e) for e in wanted))
+        coverage[community] = round(held / len(papers), 3) if papers else 0.0
+    return coverage
+
+
 def community_labels(graph: nx.DiGraph, *, k: int = 3) -> dict[int, list[str]]:
     """Community -> its ``k`` most specific entity node ids (community -1 has none).
 
@@ -105,7 +166,8 @@ def community_labels(graph: nx.DiGraph, *, k: int = 3) -> dict[int, list[str]]:
     share. An umbrella term held everywhere has a lift near 1 and scores about 0 however
     frequent it is, and umbrella terms (:func:`umbrella_threshold`) are never labels. A label
     needs two papers of the community and a lift of at least 2, and an entity labels only the
-    community where it scores highest, so labels tell clusters apart.
+    community where it scores highest, so labels tell clusters apart. Labels are what a topic is
+    about, so Datasets, Benchmarks and Metrics (what it is evaluated on) are never labels.
 
     >>> g = nx.DiGraph()
     >>> for p, c, ents in [("a", 0, "xu"), ("b", 0, "xu"), ("c", 1, "yu"), ("d", 1, "yu")]:
@@ -124,7 +186,7 @@ def community_labels(graph: nx.DiGraph, *, k: int = 3) -> dict[int, list[str]]:
         for _, entity, kind in graph.out_edges(paper, data="kind"):
             if kind == "HAS":
                 df[entity] += 1
-                if community != NO_COMMUNITY:
+                if community != NO_COMMUNITY and graph.nodes[entity].get("type") not in NOT_LABELS:
                     held[(community, entity)] += 1
     n_papers = max(len(of), 1)
     umbrella = umbrella_threshold(n_papers)
