@@ -42,8 +42,8 @@ FIGURE = re.compile(rf"(?<![\w.\-/#])(\d{{1,3}}(?:,\d{{3}})+|\d+)(\.\d+)?(?:\s?(
 #: skipped before figures are looked for: they are not measurements of paperkg.
 NOT_FIGURES = re.compile(r"(?:Python ≥|Python|spaCy|Neo4j|Java|version|v|CC BY|CC BY-SA)\s*$")
 #: Settings the pages state, not measurements: the default and the ceiling of --max-chars
-#: (spaCy's own limit).
-SETTINGS = {"20,000", "1,000,000"}
+#: (spaCy's own limit), and the document-frequency cap of the text links' terms (papers).
+SETTINGS = {"20,000", "1,000,000", "120"}
 
 
 def lookup(results: dict, path: str):
@@ -89,7 +89,7 @@ def render(text: str, results: dict) -> str:
 def prose(text: str) -> str:
     """The page without code, quotations and figure blocks, line breaks kept (for line numbers)."""
     blank = lambda m: re.sub(r"[^\n]", " ", m.group(0))  # noqa: E731
-    for pattern in (r"```.*?```", BLOCK.pattern, r"`[^`\n]*`", r'"[^"\n]*"', r"“[^”\n]*”", r"<!--.*?-->"):
+    for pattern in (r"```.*?```", BLOCK.pattern, r"`[^`]{0,400}?`", r'"[^"\n]*"', r"“[^”\n]*”", r"<!--.*?-->"):
         text = re.sub(pattern, blank, text, flags=re.S)
     return text
 

@@ -1,5 +1,5 @@
 """The example build of the README (command 1: ``paperkg build examples/abstracts.txt``) as the
-docs and the pictures show it: its counts, the entities two papers share and its two links. A
+docs and the pictures show it: its counts, the entities two papers share and its links. A
 change to extraction, resolution or linking that moves them fails here, and then the README's
 pictures (``python scripts/screenshots.py --only example``) are redrawn with the new counts."""
 
@@ -23,7 +23,7 @@ def test_the_example_counts(example):
     assert example.counts() == {
         "papers": 8, "entities": 56,
         "entities_by_type": {"Method": 32, "Dataset": 5, "Benchmark": 6, "Task": 9, "Metric": 4},
-        "paper_entity_edges": 61, "paper_links": 2, "communities": 2}
+        "paper_entity_edges": 62, "paper_links": 5, "communities": 1}
 
 
 def test_the_example_entities_and_links(example):
@@ -32,9 +32,10 @@ def test_the_example_entities_and_links(example):
     assert papers == ["CEC", "FedAnchor", "FlashDenoise", "PairRank", "PatchMix", "RareMP", "StepWise", "TideRL"]
     shared = sorted((a["type"], a["name"]) for _, a in g.nodes(data=True)
                     if a["kind"] == "Entity" and a["paper_count"] >= 2)
-    assert shared == [("Dataset", "CIFAR-10"), ("Method", "large language model"), ("Method", "soft actor-critic"),
-                      ("Metric", "accuracy")]
+    assert shared == [("Dataset", "CIFAR-10"), ("Dataset", "ImageNet"), ("Method", "large language model"),
+                      ("Method", "soft actor-critic"), ("Metric", "accuracy")]
     links = sorted(tuple(sorted((g.nodes[u]["label"], g.nodes[v]["label"])))
                    for u, v, kind in g.edges(data="kind") if kind == "RELATED_TO")
-    assert links == [("CEC", "TideRL"), ("FedAnchor", "FlashDenoise")]
+    assert links == [("CEC", "TideRL"), ("FedAnchor", "FlashDenoise"), ("FlashDenoise", "PatchMix"),
+                     ("PairRank", "StepWise"), ("PatchMix", "RareMP")]
     assert example.entity("SAC")["name"] == "soft actor-critic"
