@@ -1,6 +1,6 @@
 """Links measured against judged paper pairs (prints figures; no targets in tests).
 
-    python bench/bench_links.py GRAPH.json [--pairs ../shared/data/gold/pairs_train.jsonl] [--relink]
+    python bench/bench_links.py GRAPH.json [--pairs ../shared/data/gold/pairs_train.jsonl] [--relink] [--record]
 
 GRAPH.json is a build of ``corpus/icml2024.jsonl`` (the judged pairs are ICML 2024 papers).
 ``--relink`` recomputes the links with the current code first (seconds), so one build serves
@@ -19,6 +19,7 @@ from pathlib import Path
 
 import paperkg
 from paperkg.graph.linking import add_links
+from recording import add_record_option, record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,6 +54,7 @@ def main() -> None:
     parser.add_argument("graph", type=Path)
     parser.add_argument("--pairs", type=Path, default=ROOT.parent / "shared" / "data" / "gold" / "pairs_train.jsonl")
     parser.add_argument("--relink", action="store_true", help="Recompute the links with the current code first.")
+    add_record_option(parser)
     args = parser.parse_args()
     graph = paperkg.load(args.graph).graph
     if args.relink:
@@ -60,8 +62,11 @@ def main() -> None:
         graph = add_links(graph, top_k=graph.graph.get("top_k", 20), copy=False)
         print(f"relinked in {time.process_time() - started:.2f} CPU-s")
     pairs = [json.loads(line) for line in args.pairs.read_text(encoding="utf-8").splitlines() if line.strip()]
-    for name, value in pair_figures(graph, pairs).items():
+    figures = pair_figures(graph, pairs)
+    for name, value in figures.items():
         print(f"{name}: {value}")
+    if args.record:
+        record("bench_links", figures)
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ from paperkg.graph import quality
 from paperkg.graph.build import build_graph
 from paperkg.graph.linking import is_umbrella
 from paperkg.types import Paper
+from recording import add_record_option, record
 
 ROOT = Path(__file__).resolve().parents[1]
 PAIRS = ROOT / "tests" / "resolution_pairs.jsonl"
@@ -124,12 +125,12 @@ def gold_links(data: Path, use_model: bool) -> dict:
             found[graph.nodes[u]["paper_id"]].update(graph.nodes[v].get("alias_keys") or [graph.nodes[v]["key"]])
     reachable = {p for key, ps in core.items() for p in itertools.combinations(sorted(ps), 2)
                  if key in found[p[0]] and key in found[p[1]]}
-    return {"predicted": len(predicted), "precision": len(predicted & gold_pairs) / max(1, len(predicted)),
+    return {"papers": len(papers), "predicted": len(predicted), "precision": len(predicted & gold_pairs) / max(1, len(predicted)),
             "core_pairs": len(core_pairs), "core_recall": len(predicted & core_pairs) / max(1, len(core_pairs)),
             "core_ceiling": len(reachable) / max(1, len(core_pairs))}
 
 
-def synthetic_links(n: int) -> None:
+def synthetic_links(n: int) -> dict:
     import networkx as nx
     import numpy as np
 
@@ -147,8 +148,10 @@ def synthetic_links(n: int) -> None:
             graph.add_edge(f"paper:{p:07d}", f"entity:e{e}", kind="HAS", role="used", count=1 + e % 2)
     started = time.process_time()
     links = sum(1 for _ in paper_links(graph, top_k=20))
-    print(f"paper_links, synthetic {n} papers: {links} links in {time.process_time() - started:.1f} CPU-s "
+    seconds = time.process_time() - started
+    print(f"paper_links, synthetic {n} papers: {links} links in {seconds:.1f} CPU-s "
           f"(target for 100k papers <= 30 CPU-s)")
+    return {"papers": n, "links": links, "paper_links_cpu_s": round(seconds, 1)}
 
 
 def merges_by_rule(report: list[dict]) -> Counter:
@@ -180,9 +183,12 @@ def main() -> None:
     parser.add_argument("--build", type=Path, default=None, help="Measure this build folder instead of building.")
     parser.add_argument("--sample", type=int, default=40, help="Merges and entities to print for reading.")
     parser.add_argument("--scale", type=int, default=None, help="Only time paper_links on N synthetic papers.")
+    add_record_option(parser)
     args = parser.parse_args()
     if args.scale:
-        synthetic_links(args.scale)
+        figures = synthetic_links(args.scale)
+        if args.record:
+            record("bench_resolution_scale", figures)
         return
     use_model = not args.no_model
 
@@ -201,7 +207,14 @@ def main() -> None:
     population = sum(1 for a in entities if a["paper_count"] >= 2)
     scores = quality.pair_scores(graph, quality.read_pairs(PAIRS))
     links = link_evidence(graph)
-    kinds = Counter(record["kind"] for record in report)
+    kinds = Counter(row["kind"] for row in report)
+    figures = {"papers": links["papers"], "entities": len(entities), "entities_in_2_papers": population,
+               "merges": kinds["merge"], "ambiguous_acronyms": kinds["ambiguous_acronym"], "kept_apart": kinds["kept_apart"],
+               "twins": scores["twins"], "twins_folded": scores["twins_folded"], "apart": scores["apart"],
+               "wrong_merges_labelled": len(scores["wrong_merges"]), "links": links["links"],
+               "umbrella_only_pct": round(100 * links["umbrella_only"], 1),
+               "only_20plus_pct": round(100 * links["only_20plus"], 1), "one_entity_pct": round(100 * links["one_entity"], 1),
+               "papers_at_cap": links["papers_at_cap"], "without_links": links["without_links"]}
 
     print(f"ICML 2024 build: {links['papers']} papers, {len(entities)} entities, {population} in >= 2 papers "
           f"({seconds:.0f} CPU-s)")
@@ -224,6 +237,7 @@ def main() -> None:
     if acronyms is not None:
         wrong, overridden = wrong_merges(graph, acronyms)
         print(f"  wrong merges of known names (PPO, OPT kind)      {len(wrong):7d}   target 0")
+        figures.update(wrong_merges_known=len(wrong), acronyms_overridden=len(overridden))
         for paper, text, key in wrong[:10]:
             print(f"      {paper}: {text} -> {key}")
         print(f"  known-list acronyms the corpus defines otherwise in >= 2 abstracts (resolved to the corpus's) "
@@ -231,12 +245,16 @@ def main() -> None:
     print(f"  links {links['links']}: umbrella terms only {links['umbrella_only']:.1%} (target <= 10%), "
           f"only entities in >= 20 papers {links['only_20plus']:.1%}, on one entity {links['one_entity']:.1%}")
     print(f"  papers at the cap {links['papers_at_cap']} of {links['papers']}, without links {links['without_links']}")
-    if args.build:
-        return
-    g = gold_links(args.data, use_model)
-    print(f"paperkg_train + paperkg_dev (240 papers): {g['predicted']} links, precision {g['precision']:.3f} "
-          f"(target >= 0.90), core-pair recall {g['core_recall']:.3f} of {g['core_pairs']} pairs (target >= 0.75; "
-          f"ceiling with these extractions {g['core_ceiling']:.3f})")
+    if not args.build:
+        g = gold_links(args.data, use_model)
+        print(f"paperkg_train + paperkg_dev ({g['papers']} papers): {g['predicted']} links, precision {g['precision']:.3f} "
+              f"(target >= 0.90), core-pair recall {g['core_recall']:.3f} of {g['core_pairs']} pairs (target >= 0.75; "
+              f"ceiling with these extractions {g['core_ceiling']:.3f})")
+        figures.update(gold_papers=g["papers"], gold_links=g["predicted"], gold_link_precision=round(g["precision"], 3),
+                       gold_core_recall=round(g["core_recall"], 3), gold_core_pairs=g["core_pairs"],
+                       gold_core_ceiling=round(g["core_ceiling"], 3))
+    if args.record:
+        record("bench_resolution", figures)
 
 
 if __name__ == "__main__":
