@@ -9,7 +9,7 @@ Nodes
                            year (int | None), url, authors (list[str]), keywords (list[str]),
                            aliases (list[str]: explicit ids of later input records with the same
                            abstract, which the reader folded into this paper), source, line,
-                           community (int: Louvain over the RELATED_TO weights, seed 0, numbered
+                           community (int: Louvain over the topic graph, seed 0, numbered
                            by size from 0; -1 without links; ``paperkg.graph.communities``)
   ``"entity:<key>"``       kind="Entity", type (one of ``paperkg.types.ENTITY_TYPES``), key, name,
                            aliases (sorted list[str]), alias_keys (sorted list of the normalized

@@ -178,9 +178,9 @@ def most_linked_papers(graph: nx.DiGraph, k: int = 10) -> list[dict]:
     return rows[:k]
 
 
-def communities(graph: nx.DiGraph, *, seed: int = 0, resolution: float = 1.0) -> list[list[str]]:
-    """Louvain communities of papers over the similarity links, largest first (paper ids);
-    a paper without links is a community of its own, after the others.
+def communities(graph: nx.DiGraph, *, seed: int = 0, resolution: float | None = None) -> list[list[str]]:
+    """Louvain communities of papers over the topic graph (:mod:`paperkg.graph.communities`),
+    largest first (paper ids); a paper without links is a community of its own, after the others.
 
     >>> communities(_example_graph())
     [['p1', 'p2'], ['p3']]

@@ -1,8 +1,15 @@
-"""Topic communities of papers: deterministic Louvain over the RELATED_TO weights.
+"""Topic communities of papers: deterministic Louvain over the topic graph.
+
+The topic graph joins each paper to its :data:`TOPIC_NEIGHBOURS` nearest abstracts by TF-IDF
+cosine (:mod:`paperkg.graph.text_similarity`) among the linked papers and keeps the RELATED_TO
+links (the only edges for papers without text, and below :data:`TOPIC_MIN_PAPERS` linked papers); its Louvain resolution :data:`RESOLUTION` cuts topics a
+researcher names ("RLHF", "causal discovery"), not fields. Over the sparse links alone (about two
+per paper) Louvain glued unrelated chains: read on ICML 2024, "Graph Transformer / Shapley
+values", "feature attribution / federated averaging".
 
 Every paper node gets ``community`` (int): communities are numbered by size, largest first
 (ties by their smallest paper node id), so the same graph always gets the same numbers; a
-paper without any link gets ``-1``. The explorer draws them as its topic map, the loader
+paper without links gets ``-1``. The explorer draws them as its topic map, the loader
 stores them as ``Paper.community``, ``paperkg stats`` counts them.
 """
 
@@ -13,7 +20,16 @@ from collections import Counter
 
 import networkx as nx
 
+from paperkg.graph import text_similarity
+
 SEED = 0
+TOPIC_NEIGHBOURS = 10
+RESOLUTION = 2.0
+#: A connected part of the topic graph this small is one topic, not cut further.
+SMALL_COMPONENT = 20
+#: Below this many linked papers the links alone are the topic graph: ten neighbours of each
+#: paper would be a sizable share of the corpus and glue it together.
+TOPIC_MIN_PAPERS = 200
 NO_COMMUNITY = -1
 #: An umbrella term is held by more than this share of the papers (and by UMBRELLA_MIN or
 #: more): "large language model" in an ML corpus. It labels no topic (nor, in the explorer's
@@ -31,11 +47,33 @@ def umbrella_threshold(n_papers: int) -> float:
     return max(UMBRELLA_SHARE * n_papers, UMBRELLA_MIN)
 
 
-def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float = 1.0) -> list[list[str]]:
-    """Louvain communities of the linked papers (paper node ids, sorted), largest first.
+def topic_edges(graph: nx.DiGraph) -> tuple[dict[tuple[str, str], float], bool]:
+    """The topic graph's weighted edges: each linked paper's nearest abstracts by text, and the
+    RELATED_TO links (an edge in both takes the larger weight); and whether the text
+    neighbours are in (not below :data:`TOPIC_MIN_PAPERS` linked papers)."""
+    edges: dict[tuple[str, str], float] = {}
+    for u, v, d in graph.edges(data=True):
+        if d.get("kind") == "RELATED_TO" and u != v:
+            edges[(min(u, v), max(u, v))] = float(d.get("weight", 1.0))
+    papers = sorted({n for pair in edges for n in pair})  # a paper without links stays without a topic
+    if len(papers) < TOPIC_MIN_PAPERS:
+        return edges, False
+    rows, df = text_similarity.tfidf_rows(text_similarity.paper_text(graph.nodes[p]) for p in papers)
+    lefts, rights = text_similarity.neighbour_pairs(rows, df, per_row=TOPIC_NEIGHBOURS)
+    for a, b, weight in zip(lefts.tolist(), rights.tolist(), text_similarity.pair_cosines(rows, lefts, rights).tolist()):
+        if weight > 0:
+            key = (papers[a], papers[b])
+            edges[key] = max(edges.get(key, 0.0), weight)
+    return edges, True
 
-    The similarity graph is assembled in sorted order, so insertion order cannot change the
-    result; papers without links are left out.
+
+def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float | None = None) -> list[list[str]]:
+    """Louvain communities of the papers in the topic graph (paper node ids, sorted), largest first.
+
+    The topic graph is assembled in sorted order, so insertion order cannot change the result;
+    papers in none of its edges are left out. ``resolution``: by default :data:`RESOLUTION`
+    with the text neighbours (a connected part of at most :data:`SMALL_COMPONENT` papers is
+    one topic), 1 over the links alone.
 
     >>> g = nx.DiGraph()
     >>> for p in "abcd":
@@ -45,17 +83,27 @@ def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float = 1
     [['paper:a', 'paper:b']]
     """
     similarity = nx.Graph()
-    edges = sorted(
-        (min(u, v), max(u, v), float(d.get("weight", 1.0)))
-        for u, v, d in graph.edges(data=True)
-        if d.get("kind") == "RELATED_TO" and u != v
-    )
+    found_edges, with_text = topic_edges(graph)
+    edges = sorted((u, v, weight) for (u, v), weight in found_edges.items())
     similarity.add_nodes_from(sorted({n for u, v, _ in edges for n in (u, v)}))
     similarity.add_weighted_edges_from(edges)
     if not similarity.number_of_edges():
         return []
-    found = nx.community.louvain_communities(similarity, weight="weight", seed=seed, resolution=resolution)
-    groups = [sorted(group) for group in found]
+    if resolution is None:
+        resolution = RESOLUTION if with_text else 1.0
+    if not with_text:
+        found = nx.community.louvain_communities(similarity, weight="weight", seed=seed, resolution=resolution)
+        return sorted((sorted(group) for group in found), key=lambda g: (-len(g), g[0]))
+    groups = []
+    for component in sorted((sorted(c) for c in nx.connected_components(similarity)), key=lambda c: c[0]):
+        # A small connected group is one topic: at this resolution Louvain would split even a
+        # lone triangle into single papers.
+        if len(component) <= SMALL_COMPONENT:
+            groups.append(component)
+            continue
+        found = nx.community.louvain_communities(similarity.subgraph(component), weight="weight", seed=seed,
+                                                 resolution=resolution)
+        groups.extend(sorted(group) for group in found)
     groups.sort(key=lambda g: (-len(g), g[0]))
     return groups
 
