@@ -1,6 +1,6 @@
 """What ``paperkg add`` costs next to a fresh build, on real abstracts.
 
-    python bench/bench_add.py [--base 2000] [--add 100] [--no-model] [--n-process 1] [--no-html] [--json]
+    python bench/bench_add.py [--base 2000] [--add 100] [--no-model] [--n-process 1] [--no-html] [--json] [--record]
 
 Writes the first ``--base`` abstracts of ``../shared/data/corpus`` (then ``unlabeled``, as
 ``bench_scale.py`` reads them) to one file and the next ``--add`` to another, then runs three
@@ -27,6 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 from bench_scale import real_abstracts  # noqa: E402  (one reading order for every bench)
+from recording import add_record_option, record  # noqa: E402
 
 STAGES = ("read", "extract", "resolve", "graph", "link", "communities", "export")
 COMPARED = ("graph.json", "mentions.jsonl", "graph.graphml", "resolution.jsonl")
@@ -81,6 +82,7 @@ def main() -> None:
     parser.add_argument("--worker", choices=["build", "add"], help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--inputs", nargs="+", help=argparse.SUPPRESS)
+    add_record_option(parser)
     args = parser.parse_args()
     if args.worker:
         worker(args)
@@ -94,6 +96,11 @@ def main() -> None:
         child(args, "build", [base], folder / "kg")
         runs = {"add": child(args, "add", [new], folder / "kg"), "fresh": child(args, "build", [base, new], folder / "fresh")}
         same = all((folder / "kg" / n).read_bytes() == (folder / "fresh" / n).read_bytes() for n in COMPARED)
+    if args.record:
+        record("bench_add", {"base": args.base, "add": args.add, "model": not args.no_model, "byte_for_byte": same,
+                             **{f"{name}_{part}": round(run[part], 1) for name, run in runs.items() for part in ("wall", "cpu")},
+                             **{f"{name}_extract_cpu_s": round(run["stages"].get("extract", [0, 0])[1], 1)
+                                for name, run in runs.items()}})
     if args.json:
         print(json.dumps({"base": args.base, "add": args.add, "runs": runs, "byte_for_byte": same}, indent=2))
         return

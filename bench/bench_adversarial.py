@@ -1,7 +1,7 @@
 """Adversarial inputs: the whole build's CPU time on hostile abstracts, and reading speed.
 
     python bench/bench_adversarial.py [--data ../shared/data] [--lengths 20000,100000] [--no-model]
-                                      [--only SUBSTRING] [--repeat 1]
+                                      [--only SUBSTRING] [--repeat 1] [--record]
 
 For each hostile input (the campaigns' cases and a generated family: a run of each ASCII
 punctuation character, nested brackets, ``X (Y)`` repeats, whitespace, ``\\(`` runs) at each
@@ -26,6 +26,7 @@ from pathlib import Path
 
 import paperkg
 from paperkg.extract.read.readers import read_papers
+from recording import add_record_option, record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -88,6 +89,7 @@ def main() -> None:
     parser.add_argument("--no-model", action="store_true", help="Rules and gazetteers only.")
     parser.add_argument("--only", default="", help="Run only the inputs whose name contains this.")
     parser.add_argument("--read-abstracts", type=int, default=100_000, help="Abstracts for the .txt vs JSONL read (0: skip).")
+    add_record_option(parser)
     args = parser.parse_args()
     logging.getLogger("paperkg").setLevel(logging.WARNING)
     logging.getLogger("paperkg").propagate = False  # the notes are counted, not printed
@@ -100,24 +102,33 @@ def main() -> None:
     print(f"whole build, {'model + rules' if use_model else 'rules only'}; CPU seconds of this process")
     print(f"{'input':<46} {'chars':>7} {'build s':>8}  {'top stage':<12} {'notes':>5}")
     worst: dict[int, tuple[float, str]] = {}
+    figures: dict = {"pipeline": "model + rules" if use_model else "rules only", "build_cpu_s": {}}
     for length in (int(n) for n in args.lengths.split(",")):
         for name, text in inputs(real, length).items():
             if args.only not in name:
                 continue
             seconds, stage, notes = whole_build(text, use_model)
             worst[length] = max(worst.get(length, (0.0, "")), (seconds, name))
+            figures["build_cpu_s"][f"{name} @ {len(text)}"] = round(seconds, 2)
             print(f"{name:<46} {len(text):>7} {seconds:>8.3f}  {stage:<12} {notes:>5}", flush=True)
     for length, (seconds, name) in worst.items():
         print(f"slowest at {length:,} characters: {seconds:.3f} s ({name})")
-    if not args.read_abstracts:
-        return
+        figures[f"slowest_at_{length}"] = {"input": name, "cpu_s": round(seconds, 2)}
+    if args.read_abstracts:
+        figures.update(read_speed(args.data, args.read_abstracts))
+    if args.record:
+        record("bench_adversarial", figures)
+
+
+def read_speed(data: Path, limit: int) -> dict:
+    """CPU seconds to read ``limit`` unlabeled abstracts as a seed .txt list and as JSONL."""
     texts = []
-    with gzip.open(args.data / "unlabeled" / "abstracts.jsonl.gz", "rt", encoding="utf-8") as handle:
+    with gzip.open(data / "unlabeled" / "abstracts.jsonl.gz", "rt", encoding="utf-8") as handle:
         for line in handle:
             abstract = " ".join(json.loads(line).get("abstract", "").split())
             if abstract:
                 texts.append(abstract)
-            if len(texts) >= args.read_abstracts:
+            if len(texts) >= limit:
                 break
     with tempfile.TemporaryDirectory() as tmp:
         txt, jsonl = Path(tmp) / "seeds.txt", Path(tmp) / "seeds.jsonl"
@@ -126,6 +137,7 @@ def main() -> None:
         t_txt = _cpu(lambda: read_papers([txt]))
         t_jsonl = _cpu(lambda: read_papers([jsonl]))
     print(f"\nread {len(texts):,} abstracts: seed .txt {t_txt:.2f} s CPU, JSONL {t_jsonl:.2f} s CPU (ratio {t_txt / t_jsonl:.2f})")
+    return {"read_abstracts": len(texts), "read_txt_cpu_s": round(t_txt, 1), "read_jsonl_cpu_s": round(t_jsonl, 1)}
 
 
 def _cpu(func) -> float:

@@ -30,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_scale import RssSampler  # noqa: E402  (a sibling script, not a package)
+from recording import add_record_option, record  # noqa: E402
 
 
 def in_child(write, trace: bool = False) -> dict:
@@ -97,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="also the peak Python allocation per part (tracemalloc; slower, and it "
                              "counts memory the RSS figure may not show: free heap the build left)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    add_record_option(parser)
     args = parser.parse_args(argv)
     if not args.inputs and not args.graph:
         parser.error("give INPUTS or --graph")
@@ -119,6 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         for name, write in parts(kg, out):
             rows.append({"part": name, **in_child(write, args.tracemalloc)})
             print(f"  {name}: +{rows[-1]['growth_mb']} MB", file=sys.stderr)
+    if args.record:
+        record("bench_export", {"nodes": g.number_of_nodes(), "edges": g.number_of_edges(),
+                                "parts": {row["part"]: row for row in rows}}, argv=argv and ["bench/bench_export.py", *argv])
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

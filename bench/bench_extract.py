@@ -1,6 +1,6 @@
 """Extraction and linking speed and peak memory on the 8,112-paper corpus (2 cores).
 
-    python bench/bench_extract.py [--data ../shared/data] [--n-process 2] [--no-model]
+    python bench/bench_extract.py [--data ../shared/data] [--n-process 2] [--no-model] [--record]
 
 Prints, side by side in one run: paperkg's end-to-end extraction (read + mask + spaCy + the
 rules + canonicalization, in ``--n-process`` worker processes) and ``spacy.blank("en")``
@@ -26,6 +26,7 @@ from paperkg.extract.read.readers import read_papers
 from paperkg.extract.run.corpus import extract_papers
 from paperkg.graph.build import add_extractions
 from paperkg.graph.linking import add_links
+from recording import add_record_option, record
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET = 400  # abstracts/s on 2 cores, end to end (issue 10)
@@ -57,6 +58,7 @@ def main() -> None:
     parser.add_argument("--n-process", type=int, default=2)
     parser.add_argument("--no-model", action="store_true")
     parser.add_argument("--top-k", type=int, default=20)
+    add_record_option(parser)
     args = parser.parse_args()
     corpus = sorted((args.data / "corpus").glob("*.jsonl"))
     if not corpus:
@@ -96,6 +98,17 @@ def main() -> None:
     print(f"paper-paper links, all papers  {link_seconds:8.2f} s  ({links} links, top-k {args.top_k})   target <= 10 s")
     print(f"peak RSS, main process         {peak_rss_mb():8.0f} MB   target <= 2048")
     print(f"peak RSS, largest worker       {peak_rss_mb(resource.RUSAGE_CHILDREN):8.0f} MB   (n_process > 1 only)")
+    if args.record:
+        record("bench_extract", {
+            "papers": n, "n_process": args.n_process, "pipeline": pipeline,
+            "extract_wall_s": round(extract_wall, 1), "extract_cpu_s": round(extract_cpu, 1),
+            "abstracts_per_s": round(n / extract_wall, 1), "abstracts_per_cpu_s": round(n / extract_cpu, 1),
+            "blank_wall_s": round(blank_wall, 1), "blank_cpu_s": round(blank_cpu, 1),
+            "blank_abstracts_per_cpu_s": round(n / blank_cpu, 1),
+            "ratio_wall": round(blank_wall / extract_wall, 3), "ratio_cpu": round(blank_cpu / extract_cpu, 3),
+            "link_s": round(link_seconds, 2), "links": links, "top_k": args.top_k,
+            "peak_rss_main_mb": round(peak_rss_mb()), "peak_rss_worker_mb": round(peak_rss_mb(resource.RUSAGE_CHILDREN)),
+            "mentions_digest": mentions_digest(extractions)})
 
 
 if __name__ == "__main__":

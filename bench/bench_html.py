@@ -2,7 +2,7 @@
 
     python bench/bench_html.py [--data ../shared/data] [--datasets seeds,icml2024,all]
                                [--graph icml2024=out/graph.json ...] [--no-model] [--runs 3]
-                               [--out DIR] [--screenshots docs/] [--json]
+                               [--out DIR] [--screenshots docs/] [--json] [--record]
 
 Datasets: ``seeds`` (57 papers, ``seeds/``), ``icml2024`` (2,634, ``corpus/icml2024.jsonl``) and
 ``all`` (8,112, every ``corpus/*.jsonl``). Each is built with ``paperkg.build`` (``--no-model``:
@@ -31,6 +31,7 @@ from pathlib import Path
 
 from paperkg.atomic import atomic_write_text
 from paperkg.graph.explorer import CHROMIUM, CHROMIUM_ARGS
+from recording import add_record_option, record
 
 ROOT = Path(__file__).resolve().parents[1]
 #: time to interactive of the overview, worst of the runs, per dataset
@@ -160,6 +161,7 @@ def main() -> None:
     parser.add_argument("--screenshots", type=Path, default=None, metavar="DIR",
                         help="write the README pictures of each dataset into DIR (and of examples/abstracts.txt)")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON too")
+    add_record_option(parser)
     args = parser.parse_args()
     args.graph = dict(item.split("=", 1) for item in args.graph)
 
@@ -227,6 +229,8 @@ def main() -> None:
     print(f"pages kept in {out}", file=sys.stderr)
     if args.json:
         print(json.dumps(rows, indent=2))
+    if args.record:
+        record("bench_html", {"runs": args.runs, "rows": {f"{r['dataset']}/{r['view']}": r for r in rows}})
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """One-process extraction with and without the workers' allocator settings, in one run.
 
-    python bench/bench_inprocess.py [--data ../shared/data] [--papers 1500] [--rounds 2]
+    python bench/bench_inprocess.py [--data ../shared/data] [--papers 1500] [--rounds 2] [--record]
 
 Extraction in one process (``--n-process 1``, what the API and small builds use) sets the same
 glibc heap settings as a worker (:func:`paperkg.extract.run.workers.keep_freed_memory`). This
@@ -17,6 +17,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+from recording import add_record_option, record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,6 +50,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--papers", type=int, default=1500)
     parser.add_argument("--rounds", type=int, default=2)
+    add_record_option(parser)
     args = parser.parse_args()
     corpus_file = args.data / "corpus" / "icml2024.jsonl"
     if not corpus_file.exists():
@@ -63,6 +66,12 @@ def main() -> None:
         print(f"{label:34s} user {user:7.1f} s  kernel {kernel:6.1f} s  kernel share {kernel / (user + kernel):5.1%}")
     shipped, baseline = (sum(totals[t].values()) for t in (True, False))
     print(f"CPU ratio shipped / baseline: {shipped / baseline:.3f} ({args.papers} abstracts x {args.rounds} rounds, one process)")
+    if args.record:
+        share = {t: totals[t]["sys"] / sum(totals[t].values()) for t in (True, False)}
+        record("bench_inprocess", {"papers": args.papers, "rounds": args.rounds,
+                                   "kernel_share_shipped_pct": round(100 * share[True], 1),
+                                   "kernel_share_baseline_pct": round(100 * share[False], 1),
+                                   "cpu_ratio": round(shipped / baseline, 3)})
 
 
 if __name__ == "__main__":

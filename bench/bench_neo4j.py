@@ -41,6 +41,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from recording import add_record_option, record
+
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "data" / "corpus"
 THROUGHPUT_JAVA_OPTS = ["-Xms1g", "-Xmx2g", "-XX:+UseParallelGC", "-XX:-OmitStackTraceInFastThrow",
@@ -83,7 +85,7 @@ def wipe(driver, database: str) -> None:
         session.run("CALL () { MATCH (n) DETACH DELETE n } IN TRANSACTIONS OF 10000 ROWS").consume()
 
 
-def bench_load(name: str, graph, settings, driver, batch_size: int, attempts=("load", "re-load")) -> None:
+def bench_load(name: str, graph, settings, driver, batch_size: int, attempts=("load", "re-load")) -> dict:
     from paperkg.queries.loader import load_graph
 
     wipe(driver, settings.database)
@@ -95,9 +97,11 @@ def bench_load(name: str, graph, settings, driver, batch_size: int, attempts=("l
               f"total {report.seconds:.2f} s (prepare {report.prepare_seconds:.2f} s, "
               f"finalize {report.finalize_seconds:.2f} s, {report.batches} batches of <= {batch_size:,}); "
               f"database: {report.database_counts}", flush=True)
+    return {"nodes": report.nodes, "relationships": report.relationships,
+            "nodes_per_s": round(report.nodes_per_second), "rels_per_s": round(report.relationships_per_second)}
 
 
-def bench_naive(graph, settings, driver, sample: int, batch_size: int, repeats: int = 5) -> None:
+def bench_naive(graph, settings, driver, sample: int, batch_size: int, repeats: int = 5) -> dict:
     """The same relationships written by the batched statement and by one MERGE per transaction.
 
     Both loaders first write a separate warm-up sample (untimed: query plans cached, JIT warm);
@@ -161,6 +165,8 @@ def bench_naive(graph, settings, driver, sample: int, batch_size: int, repeats: 
           f"naive one-MERGE-per-transaction {naive_seconds:.2f} s = {n / naive_seconds:,.0f} rels/s; batched "
           f"{batched_seconds:.3f} s = {n / batched_seconds:,.0f} rels/s (best of {repeats}); "
           f"batched is {naive_seconds / batched_seconds:,.0f}x faster", flush=True)
+    return {"relationships": n, "naive_s": round(naive_seconds, 2), "batched_s": round(batched_seconds, 3),
+            "speedup": round(naive_seconds / batched_seconds)}
 
 
 def _launch_options(server) -> list[str]:
@@ -272,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
                              "memory-based defaults, or the small start-up profile")
     parser.add_argument("--scale", type=Path, metavar="GRAPH_JSON",
                         help="only compare 'paperkg neo4j import' with 'paperkg load' on this graph")
+    add_record_option(parser)
     args = parser.parse_args(argv)
     from paperkg.queries.server import STARTUP_JAVA_OPTS, STARTUP_PAGE_CACHE
 
@@ -327,9 +334,11 @@ def main(argv: list[str] | None = None) -> int:
                 what = "first load on the fresh server (cold JVM)" if server is not None else "warm-up load"
                 bench_load(f"{wanted[0]} warm-up", graphs[wanted[0]], settings, driver, args.batch_size,
                            attempts=(what,))
-            for name in wanted:
-                bench_load(name, graphs[name], settings, driver, args.batch_size)
-            bench_naive(graphs[wanted[-1]], settings, driver, args.sample, args.batch_size)
+            figures = {name: bench_load(name, graphs[name], settings, driver, args.batch_size) for name in wanted}
+            figures["batched_vs_naive"] = bench_naive(graphs[wanted[-1]], settings, driver, args.sample, args.batch_size)
+            if args.record:
+                record("bench_neo4j", {"use_model": use_model, "jvm": args.jvm, **figures},
+                       argv=argv and ["bench/bench_neo4j.py", *argv])
         finally:
             driver.close()
     finally:

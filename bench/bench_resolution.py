@@ -1,14 +1,15 @@
 """Entity resolution and link evidence, measured (prints figures; no timing targets in tests).
 
-    python bench/bench_resolution.py [--data ../shared/data] [--no-model]
+    python bench/bench_resolution.py [--data ../shared/data] [--no-model] [--build DIR] [--sample N]
 
-1. The ICML 2024 build (``corpus/icml2024.jsonl``):
-   - **duplicate rate**: the share of entities in >= 2 papers that duplicate another node
-     (:func:`paperkg.graph.quality.duplicate_candidates`: *variant groups*, keys equal once spaces,
-     hyphens and a trailing generic head word are dropped; *acronym pairs*, a mostly-capitals
-     acronym node and a node whose content-word initials spell it, leaving out the acronyms the
-     resolution report lists as ambiguous, and the pairs it lists as kept apart on purpose); a group
-     of n nodes counts n - 1;
+1. The ICML 2024 build (``corpus/icml2024.jsonl``; or a build already written, ``--build DIR``,
+   its ``graph.json`` and ``resolution.jsonl``):
+   - **entities**, those in >= 2 papers, and the **merges by rule** of the resolution report;
+   - **the labelled pairs** (``tests/resolution_pairs.jsonl``, read from the ICML 2024 build:
+     twins, and pairs that must stay apart): twins folded, and **wrong merges** (apart pairs
+     that became one node); :func:`paperkg.graph.quality.pair_scores`;
+   - **samples to read**: N merges (name, written forms, rule, evidence) and N entities in >= 2
+     papers, drawn with a fixed seed, for a reader to judge (right / wrong merge; has a twin);
    - **wrong merges of known names**: papers where an acronym that the curated table or the
      known lists (PwC methods, CodeSOTA) name ("PPO", "OPT") was written only as the acronym and
      resolved to an entity other than its known meaning (a definition made elsewhere applied here);
@@ -19,10 +20,10 @@
    graph of N papers (10 Zipf(1.3)-drawn entities each over 3N entities, a third of them named),
    against the later target of 100k papers in <= 30 CPU-s; nothing else runs.
 2. Link precision and core-pair recall on the 240 papers of ``paperkg_train.jsonl`` +
-   ``paperkg_dev.jsonl`` built together: gold links are pairs sharing a gold canonical entity
-   (normalized name); precision = share of RELATED_TO pairs that gold links; core-pair recall =
-   share of pairs sharing an entity that is ``core`` in both that are RELATED_TO; also the
-   ceiling: core pairs whose shared entity the extractor found in both papers.
+   ``paperkg_dev.jsonl`` built together (not with ``--build``): gold links are pairs sharing a gold
+   canonical entity (normalized name); precision = share of RELATED_TO pairs that gold links;
+   core-pair recall = share of pairs sharing an entity that is ``core`` in both that are
+   RELATED_TO; also the ceiling: core pairs whose shared entity the extractor found in both papers.
 """
 
 from __future__ import annotations
@@ -30,9 +31,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import random
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
+
+import paperkg
 
 from paperkg.extract.nlp.normalize import normalize_key
 from paperkg.extract.read.readers import read_papers
@@ -42,8 +46,10 @@ from paperkg.graph import quality
 from paperkg.graph.build import build_graph
 from paperkg.graph.linking import is_umbrella
 from paperkg.types import Paper
+from recording import add_record_option, record
 
 ROOT = Path(__file__).resolve().parents[1]
+PAIRS = ROOT / "tests" / "resolution_pairs.jsonl"
 
 
 def wrong_merges(graph, table) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]]]:
@@ -119,12 +125,12 @@ def gold_links(data: Path, use_model: bool) -> dict:
             found[graph.nodes[u]["paper_id"]].update(graph.nodes[v].get("alias_keys") or [graph.nodes[v]["key"]])
     reachable = {p for key, ps in core.items() for p in itertools.combinations(sorted(ps), 2)
                  if key in found[p[0]] and key in found[p[1]]}
-    return {"predicted": len(predicted), "precision": len(predicted & gold_pairs) / max(1, len(predicted)),
+    return {"papers": len(papers), "predicted": len(predicted), "precision": len(predicted & gold_pairs) / max(1, len(predicted)),
             "core_pairs": len(core_pairs), "core_recall": len(predicted & core_pairs) / max(1, len(core_pairs)),
             "core_ceiling": len(reachable) / max(1, len(core_pairs))}
 
 
-def synthetic_links(n: int) -> None:
+def synthetic_links(n: int) -> dict:
     import networkx as nx
     import numpy as np
 
@@ -142,57 +148,113 @@ def synthetic_links(n: int) -> None:
             graph.add_edge(f"paper:{p:07d}", f"entity:e{e}", kind="HAS", role="used", count=1 + e % 2)
     started = time.process_time()
     links = sum(1 for _ in paper_links(graph, top_k=20))
-    print(f"paper_links, synthetic {n} papers: {links} links in {time.process_time() - started:.1f} CPU-s "
+    seconds = time.process_time() - started
+    print(f"paper_links, synthetic {n} papers: {links} links in {seconds:.1f} CPU-s "
           f"(target for 100k papers <= 30 CPU-s)")
+    return {"papers": n, "links": links, "paper_links_cpu_s": round(seconds, 1)}
+
+
+def merges_by_rule(report: list[dict]) -> Counter:
+    """Merged written forms per rule (a form merged by two rules counts under each)."""
+    rules: Counter = Counter()
+    for record in report:
+        if record["kind"] == "merge":
+            for part in record["merged"]:
+                rules.update({step.strip() for rule in part["rule"].split(";") for step in rule.split(" + ")})
+    return rules
+
+
+def read_samples(graph, report: list[dict], n: int, seed: int = 2024) -> tuple[list[str], list[str]]:
+    """``n`` merges and ``n`` entities in >= 2 papers, drawn with a fixed seed, as lines to read."""
+    rng = random.Random(seed)
+    parts = [(r["name"], part) for r in report if r["kind"] == "merge" for part in r["merged"]]
+    merges = [f"{name} <= {' | '.join(part['forms'])}   [{part['rule']}]   {'; '.join(part.get('evidence') or [])[:160]}"
+              for name, part in rng.sample(parts, min(n, len(parts)))]
+    common = sorted((a for _, a in graph.nodes(data=True) if a["kind"] == "Entity" and a["paper_count"] >= 2),
+                    key=lambda a: a["key"])
+    entities = [f"{a['name']} ({a['type']}, {a['paper_count']} papers)" for a in rng.sample(common, min(n, len(common)))]
+    return merges, entities
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--no-model", action="store_true")
+    parser.add_argument("--build", type=Path, default=None, help="Measure this build folder instead of building.")
+    parser.add_argument("--sample", type=int, default=40, help="Merges and entities to print for reading.")
     parser.add_argument("--scale", type=int, default=None, help="Only time paper_links on N synthetic papers.")
+    add_record_option(parser)
     args = parser.parse_args()
     if args.scale:
-        synthetic_links(args.scale)
+        figures = synthetic_links(args.scale)
+        if args.record:
+            record("bench_resolution_scale", figures)
         return
     use_model = not args.no_model
 
     started = time.process_time()
-    papers = read_papers([args.data / "corpus" / "icml2024.jsonl"]).papers
-    resolved = extract_corpus(papers, use_model=use_model, progress=False)
-    graph = build_graph(resolved.extractions)
+    if args.build:
+        graph = paperkg.load(args.build / "graph.json").graph
+        report = [json.loads(line) for line in (args.build / "resolution.jsonl").read_text(encoding="utf-8").splitlines()]
+        acronyms = None
+    else:
+        papers = read_papers([args.data / "corpus" / "icml2024.jsonl"]).papers
+        resolved = extract_corpus(papers, use_model=use_model, progress=False)
+        graph = build_graph(resolved.extractions)
+        report, acronyms = resolved.report, resolved.acronyms
     seconds = time.process_time() - started
-    ambiguous = frozenset(r["acronym"] for r in resolved.report if r["kind"] == "ambiguous_acronym")
-    # Pairs the resolution kept apart on purpose (a known name, "math problems" vs MATH) are no duplicates.
-    apart = {tuple(r["keys"]) for r in resolved.report if r["kind"] == "kept_apart"}
-    candidates = [row for row in quality.duplicate_candidates(graph, skip_acronyms=ambiguous)
-                  if not (len(row["keys"]) == 2 and tuple(sorted(row["keys"])) in apart)]
-    population = sum(1 for _, a in graph.nodes(data=True) if a["kind"] == "Entity" and a["paper_count"] >= 2)
-    rate = quality.duplicate_rate(graph, candidates)
-    wrong, overridden = wrong_merges(graph, resolved.acronyms)
+    entities = [a for _, a in graph.nodes(data=True) if a["kind"] == "Entity"]
+    population = sum(1 for a in entities if a["paper_count"] >= 2)
+    scores = quality.pair_scores(graph, quality.read_pairs(PAIRS))
     links = link_evidence(graph)
-    kinds = defaultdict(int)
-    for record in resolved.report:
-        kinds[record["kind"]] += 1
+    kinds = Counter(row["kind"] for row in report)
+    figures = {"papers": links["papers"], "entities": len(entities), "entities_in_2_papers": population,
+               "merges": kinds["merge"], "ambiguous_acronyms": kinds["ambiguous_acronym"], "kept_apart": kinds["kept_apart"],
+               "twins": scores["twins"], "twins_folded": scores["twins_folded"], "apart": scores["apart"],
+               "wrong_merges_labelled": len(scores["wrong_merges"]), "links": links["links"],
+               "umbrella_only_pct": round(100 * links["umbrella_only"], 1),
+               "only_20plus_pct": round(100 * links["only_20plus"], 1), "one_entity_pct": round(100 * links["one_entity"], 1),
+               "papers_at_cap": links["papers_at_cap"], "without_links": links["without_links"]}
 
-    print(f"ICML 2024 build: {links['papers']} papers, {population} entities in >= 2 papers ({seconds:.0f} CPU-s)")
-    print(f"  duplicate rate (variant groups + acronym pairs)   {rate:7.2%}   ({len(candidates)} groups)   target <= 1%")
-    for row in candidates[:10]:
-        print(f"      {' / '.join(row['keys'])}  ({', '.join(row['kinds'])}; papers {row['papers']})")
-    print(f"  wrong merges of known names (PPO, OPT kind)      {len(wrong):7d}   target 0")
-    for paper, text, key in wrong[:10]:
-        print(f"      {paper}: {text} -> {key}")
-    print(f"  known-list acronyms the corpus defines otherwise in >= 2 abstracts (resolved to the corpus's) "
-          f"{len(overridden)}: {sorted({f'{t} -> {k}' for _, t, k in overridden})[:6]}")
+    print(f"ICML 2024 build: {links['papers']} papers, {len(entities)} entities, {population} in >= 2 papers "
+          f"({seconds:.0f} CPU-s)")
     print(f"  resolution report: {kinds['merge']} merges, {kinds['ambiguous_acronym']} ambiguous acronyms, "
-          f"{kinds['kept_apart']} kept apart")
+          f"{kinds['kept_apart']} kept apart; merged written forms by rule:")
+    for rule, count in merges_by_rule(report).most_common():
+        print(f"    {count:5d}  {rule}")
+    print(f"  labelled pairs ({PAIRS.name}): twins folded {scores['twins_folded']}/{scores['twins']}, "
+          f"wrong merges {len(scores['wrong_merges'])}/{scores['apart']} (target 0), absent {len(scores['absent'])}")
+    for names in scores["wrong_merges"]:
+        print(f"      wrong merge: {names}")
+    print(f"      twins left apart: {'; '.join(scores['unfolded'])}")
+    merges, common = read_samples(graph, report, args.sample)
+    print(f"  {len(merges)} merges to read (right / wrong by name, forms and evidence; target <= 2% wrong):")
+    for line in merges:
+        print(f"      {line}")
+    print(f"  {len(common)} entities in >= 2 papers to read (does another node name the same thing? target <= 3%):")
+    for line in common:
+        print(f"      {line}")
+    if acronyms is not None:
+        wrong, overridden = wrong_merges(graph, acronyms)
+        print(f"  wrong merges of known names (PPO, OPT kind)      {len(wrong):7d}   target 0")
+        figures.update(wrong_merges_known=len(wrong), acronyms_overridden=len(overridden))
+        for paper, text, key in wrong[:10]:
+            print(f"      {paper}: {text} -> {key}")
+        print(f"  known-list acronyms the corpus defines otherwise in >= 2 abstracts (resolved to the corpus's) "
+              f"{len(overridden)}: {sorted({f'{t} -> {k}' for _, t, k in overridden})[:6]}")
     print(f"  links {links['links']}: umbrella terms only {links['umbrella_only']:.1%} (target <= 10%), "
           f"only entities in >= 20 papers {links['only_20plus']:.1%}, on one entity {links['one_entity']:.1%}")
     print(f"  papers at the cap {links['papers_at_cap']} of {links['papers']}, without links {links['without_links']}")
-    g = gold_links(args.data, use_model)
-    print(f"paperkg_train + paperkg_dev (240 papers): {g['predicted']} links, precision {g['precision']:.3f} "
-          f"(target >= 0.90), core-pair recall {g['core_recall']:.3f} of {g['core_pairs']} pairs (target >= 0.75; "
-          f"ceiling with these extractions {g['core_ceiling']:.3f})")
+    if not args.build:
+        g = gold_links(args.data, use_model)
+        print(f"paperkg_train + paperkg_dev ({g['papers']} papers): {g['predicted']} links, precision {g['precision']:.3f} "
+              f"(target >= 0.90), core-pair recall {g['core_recall']:.3f} of {g['core_pairs']} pairs (target >= 0.75; "
+              f"ceiling with these extractions {g['core_ceiling']:.3f})")
+        figures.update(gold_papers=g["papers"], gold_links=g["predicted"], gold_link_precision=round(g["precision"], 3),
+                       gold_core_recall=round(g["core_recall"], 3), gold_core_pairs=g["core_pairs"],
+                       gold_core_ceiling=round(g["core_ceiling"], 3))
+    if args.record:
+        record("bench_resolution", figures)
 
 
 if __name__ == "__main__":

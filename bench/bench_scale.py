@@ -33,6 +33,8 @@ import time
 from itertools import islice
 from pathlib import Path
 
+from recording import add_record_option, record
+
 ROOT = Path(__file__).resolve().parents[1]
 STAGES = ("read", "extract", "resolve", "graph", "link", "communities", "export")
 #: Seconds between two RSS samples of the build process.
@@ -211,6 +213,7 @@ def main() -> None:
     parser.add_argument("--worker", choices=["fresh", "incremental"], help=argparse.SUPPRESS)
     parser.add_argument("--inputs", help=argparse.SUPPRESS)
     parser.add_argument("--out", help=argparse.SUPPRESS)
+    add_record_option(parser)
     args = parser.parse_args()
     if args.worker:
         worker(args)
@@ -227,6 +230,9 @@ def main() -> None:
             print(f"... {size} papers done", file=sys.stderr, flush=True)
             inputs.unlink()
     report(sizes, fresh, incremental, args)
+    if args.record:
+        record("bench_scale_full" if args.full else "bench_scale",
+               {"n_process": args.n_process, "html": not args.no_html, "fresh": fresh, "incremental": incremental})
 
 
 if __name__ == "__main__":

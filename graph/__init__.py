@@ -30,10 +30,15 @@ Edges
                            evidence (the evidence sentence), evidence_offset (its start in the
                            abstract), mentions (list of [start, end, text], abstract offsets; no
                            span twice)
-  paper -> paper           kind="RELATED_TO", weight (float), shared (list of entity keys, the
+  paper -> paper           kind="RELATED_TO", link_kind ("both": similar text and shared
+                           specific entities | "text": similar text alone | "entities": shared
+                           entities of papers without text; graphs of older builds: missing,
+                           read as "entities"), weight (float: the abstracts' TF-IDF cosine, for
+                           "entities" the entity cosine), shared (list of entity keys, the
                            strongest contribution first), evidence (the same entities as
                            ``{"key", "name", "type", "papers": int, "contribution": float}``),
-                           reason (one line: ``shared: MuJoCo (benchmark, 15 papers), ...``);
+                           terms (the shared words weighing most in the text cosine), reason (one
+                           line: ``shared: SAC (method, 9 papers); similar text: mujoco, ...``);
                            stored once, from the smaller node id to the larger
   paper -> result          kind="REPORTS"
   result -> entity         kind="ON_DATASET" | "MEASURED_BY" | "ACHIEVED_BY" | "FOR_TASK": the

@@ -14,7 +14,7 @@ import networkx as nx
 from paperkg.errors import GraphError
 from paperkg.extract.nlp.normalize import normalize_key, variant_key
 from paperkg.graph.build import ENTITY_PREFIX, PAPER_PREFIX, entity_nodes, paper_nodes
-from paperkg.graph.communities import community_labels, community_of, louvain_groups
+from paperkg.graph.communities import community_labels, community_of, label_coverage, louvain_groups
 from paperkg.types import ENTITY_TYPES
 
 
@@ -126,7 +126,7 @@ def papers_with(graph: nx.DiGraph, name: str, role: str | None = None) -> list[d
 
 
 def similar_papers(graph: nx.DiGraph, paper_id: str, k: int = 10) -> list[dict]:
-    """The papers linked to ``paper_id`` through shared entities, strongest first.
+    """The papers linked to ``paper_id`` (similar text, shared entities or both), strongest first.
 
     >>> [(r["paper_id"], r["weight"]) for r in similar_papers(_example_graph(), "p1")]
     [('p2', 0.9)]
@@ -137,7 +137,9 @@ def similar_papers(graph: nx.DiGraph, paper_id: str, k: int = 10) -> list[dict]:
         data = graph.get_edge_data(node, other) or graph.get_edge_data(other, node)
         if data.get("kind") == "RELATED_TO":
             attrs = graph.nodes[other]
-            rows.append({"paper_id": attrs["paper_id"], "label": attrs["label"], "weight": data["weight"], "shared": list(data["shared"])})
+            rows.append({"paper_id": attrs["paper_id"], "label": attrs["label"], "weight": data["weight"],
+                         "link_kind": data.get("link_kind") or "entities", "shared": list(data["shared"]),
+                         "terms": list(data.get("terms") or [])})
     rows.sort(key=lambda r: (-r["weight"], r["paper_id"]))
     return rows[:k]
 
@@ -191,15 +193,19 @@ def communities(graph: nx.DiGraph, *, seed: int = 0, resolution: float = 1.0) ->
 
 def community_summary(graph: nx.DiGraph, k: int = 10) -> list[dict]:
     """The ``k`` largest paper communities: number, papers, and their most specific entities.
+    ``covered``: the share of its papers that hold one of its label entities (under half: the
+    label names only part of the topic, and ``paperkg stats`` says so).
 
     >>> from paperkg.graph.communities import add_communities
     >>> community_summary(add_communities(_example_graph()))
-    [{'community': 0, 'papers': 2, 'labels': []}]
+    [{'community': 0, 'papers': 2, 'labels': [], 'covered': 0.0}]
     """
     sizes = Counter(c for c in community_of(graph).values() if c != -1)
     labels = community_labels(graph)
+    coverage = label_coverage(graph, labels)
     return [
-        {"community": c, "papers": n, "labels": [graph.nodes[e]["name"] for e in labels.get(c, [])]}
+        {"community": c, "papers": n, "labels": [graph.nodes[e]["name"] for e in labels.get(c, [])],
+         "covered": coverage.get(c, 0.0)}
         for c, n in sorted(sizes.items(), key=lambda item: (-item[1], item[0]))[:k]
     ]
 

@@ -97,6 +97,33 @@ def community_of(graph: nx.DiGraph) -> dict[str, int]:
     return {n: graph.nodes[n]["community"] for n in papers}
 
 
+#: Entity types that never label a topic.
+NOT_LABELS = frozenset({"Dataset", "Benchmark", "Metric"})
+
+
+def label_coverage(graph: nx.DiGraph, labels: dict[int, list[str]]) -> dict[int, float]:
+    """Community -> the share of its papers that hold one of its label entities.
+
+    >>> g = nx.DiGraph()
+    >>> for p, ents in [("a", "x"), ("b", "y"), ("c", "z")]:
+    ...     g.add_node("paper:" + p, kind="Paper", community=0)
+    ...     g.add_edge("paper:" + p, "entity:" + ents, kind="HAS")
+    >>> label_coverage(g, {0: ["entity:x", "entity:y"]})
+    {0: 0.667}
+    """
+    of = community_of(graph)
+    members: dict[int, list[str]] = {}
+    for paper, community in of.items():
+        members.setdefault(community, []).append(paper)
+    coverage = {}
+    for community, entities in labels.items():
+        papers = members.get(community, [])
+        wanted = set(entities)
+        held = sum(1 for p in papers if any(graph.has_edge(p, e) for e in wanted))
+        coverage[community] = round(held / len(papers), 3) if papers else 0.0
+    return coverage
+
+
 def community_labels(graph: nx.DiGraph, *, k: int = 3) -> dict[int, list[str]]:
     """Community -> its ``k`` most specific entity node ids (community -1 has none).
 
@@ -105,7 +132,8 @@ def community_labels(graph: nx.DiGraph, *, k: int = 3) -> dict[int, list[str]]:
     share. An umbrella term held everywhere has a lift near 1 and scores about 0 however
     frequent it is, and umbrella terms (:func:`umbrella_threshold`) are never labels. A label
     needs two papers of the community and a lift of at least 2, and an entity labels only the
-    community where it scores highest, so labels tell clusters apart.
+    community where it scores highest, so labels tell clusters apart. Labels are what a topic is
+    about, so Datasets, Benchmarks and Metrics (what it is evaluated on) are never labels.
 
     >>> g = nx.DiGraph()
     >>> for p, c, ents in [("a", 0, "xu"), ("b", 0, "xu"), ("c", 1, "yu"), ("d", 1, "yu")]:
@@ -124,7 +152,7 @@ def community_labels(graph: nx.DiGraph, *, k: int = 3) -> dict[int, list[str]]:
         for _, entity, kind in graph.out_edges(paper, data="kind"):
             if kind == "HAS":
                 df[entity] += 1
-                if community != NO_COMMUNITY:
+                if community != NO_COMMUNITY and graph.nodes[entity].get("type") not in NOT_LABELS:
                     held[(community, entity)] += 1
     n_papers = max(len(of), 1)
     umbrella = umbrella_threshold(n_papers)

@@ -148,16 +148,19 @@ def link_profile(graph: nx.DiGraph) -> dict:
     for c in counts:
         label = "0" if c == 0 else "1" if c == 1 else "2-5" if c <= 5 else "6-10" if c <= 10 else "11-19" if c < 20 else "20+"
         buckets[label] += 1
-    one = sum(1 for d in links if len(d.get("shared") or ()) == 1)
+    with_entities = [d for d in links if d.get("shared")]
+    one = sum(1 for d in with_entities if len(d["shared"]) == 1)
     return {
         "links": len(links),
+        "links_by_kind": dict(sorted(Counter(d.get("link_kind") or "entities" for d in links).items())),
         "papers_without_links": buckets["0"],
         "papers_at_cap": sum(1 for c in counts if cap and c >= cap),
         "cap": cap,
         "links_per_paper": {"mean": round(sum(counts) / len(counts), 2) if counts else 0.0,
                             "median": median(counts) if counts else 0, "max": max(counts, default=0),
                             "histogram": buckets},
-        "links_on_one_entity": round(one / len(links), 4) if links else 0.0,
+        # of the links that share entities: text links share none
+        "links_on_one_entity": round(one / len(with_entities), 4) if with_entities else 0.0,
     }
 
 
@@ -178,3 +181,69 @@ def most_linked_by_evidence(graph: nx.DiGraph, k: int = 10) -> list[dict]:
              "evidence": round(strength[n], 4), "strongest": top[n][1]} for n in strength]
     rows.sort(key=lambda r: (-r["evidence"], -r["links"], r["paper_id"]))
     return rows[:k]
+
+
+def read_pairs(path) -> list[dict]:
+    """A labelled list of name pairs (JSONL: ``name_a``, ``type_a``, ``name_b``, ``type_b``,
+    ``label`` ``twin`` or ``apart``, ``note``), such as ``tests/resolution_pairs.jsonl``."""
+    import json
+    from pathlib import Path
+
+    from paperkg.errors import InputError
+
+    rows = []
+    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            row = json.loads(line)
+            if row.get("label") not in ("twin", "apart") or not row.get("name_a") or not row.get("name_b"):
+                raise InputError(f"{path}:{number}: a pair needs name_a, name_b and label twin or apart")
+            rows.append(row)
+    return rows
+
+
+def pair_scores(graph: nx.DiGraph, pairs: list[dict]) -> dict:
+    """Resolution scored against labelled pairs: a *twin* pair is right when both names resolve
+    to one node, an *apart* pair when they resolve to two (a wrong merge otherwise). A name
+    resolves through the nodes' ``alias_keys`` (the node of its type first, then the one in most
+    papers); pairs with a name the graph lacks are ``absent``.
+
+    >>> g = nx.DiGraph()
+    >>> g.add_node("entity:mdp", kind="Entity", key="markov decision process", type="Method", paper_count=9,
+    ...            alias_keys=["markov decision process", "mdp"])
+    >>> g.add_node("entity:dl", kind="Entity", key="deep learning", type="Method", paper_count=5, alias_keys=["deep learning"])
+    >>> s = pair_scores(g, [{"name_a": "MDPs", "name_b": "Markov decision process", "label": "twin"},
+    ...                     {"name_a": "deep learning", "name_b": "MDP", "label": "apart"},
+    ...                     {"name_a": "DL", "name_b": "deep learning", "label": "twin"}])
+    >>> s["twins"], s["twins_folded"], s["apart"], s["wrong_merges"], len(s["absent"])
+    (1, 1, 1, [], 1)
+    """
+    from paperkg.extract.nlp.normalize import normalize_key
+
+    by_alias: dict[str, list[str]] = defaultdict(list)
+    for node in entity_nodes(graph):
+        for key in graph.nodes[node].get("alias_keys") or [graph.nodes[node]["key"]]:
+            by_alias[key].append(node)
+
+    def node_of(name: str, type_: str | None) -> str | None:
+        found = by_alias.get(normalize_key(name), [])
+        return min(found, key=lambda n: (graph.nodes[n].get("type") != type_, -graph.nodes[n].get("paper_count", 0), n),
+                   default=None)
+
+    scores: dict = {"twins": 0, "twins_folded": 0, "apart": 0, "kept_apart": 0, "wrong_merges": [],
+                    "unfolded": [], "absent": []}
+    for pair in pairs:
+        a, b = node_of(pair["name_a"], pair.get("type_a")), node_of(pair["name_b"], pair.get("type_b"))
+        names = f"{pair['name_a']} / {pair['name_b']}"
+        if a is None or b is None:
+            scores["absent"].append(names)
+        elif pair["label"] == "twin":
+            scores["twins"] += 1
+            scores["twins_folded"] += a == b
+            if a != b:
+                scores["unfolded"].append(names)
+        else:
+            scores["apart"] += 1
+            scores["kept_apart"] += a != b
+            if a == b:
+                scores["wrong_merges"].append(names)
+    return scores

@@ -11,7 +11,7 @@ hand or by older versions), but when present they must have their type.
 
 from __future__ import annotations
 
-from paperkg.types import ENTITY_TYPES, ROLES
+from paperkg.types import ENTITY_TYPES, LINK_KINDS, ROLES
 
 _STR, _INT, _NUM, _LIST, _NONE = (str,), (int,), (int, float), (list,), (type(None),)
 
@@ -51,7 +51,8 @@ SCHEMA: dict[str, dict[str, tuple]] = {
             "evidence": _value(_STR, required=True), "evidence_offset": _value(_INT),
             "mentions": _value(_LIST, items=_mention)},
     "RELATED_TO": {"weight": _value(_NUM, required=True), "shared": _value(_LIST, items=str, required=True),
-                   "evidence": _value(_LIST, items=_link_evidence), "reason": _value(_STR)},
+                   "evidence": _value(_LIST, items=_link_evidence), "reason": _value(_STR),
+                   "link_kind": _value(_STR, LINK_KINDS), "terms": _value(_LIST, items=str)},
     "REPORTS": {}, "ON_DATASET": {}, "ACHIEVED_BY": {}, "FOR_TASK": {},
     "MEASURED_BY": {"count": _value(_INT)},  # required between entities only (see ENDS)
     "EVALUATED_ON": {"count": _value(_INT, required=True)}, "ADDRESSES": {"count": _value(_INT, required=True)},

@@ -6,7 +6,7 @@ Schema (see ``queries/README.md``)::
     (:Entity:Method|Dataset|Benchmark|Task|Metric {key, type, name, aliases, alias_keys, pwc_id, codesota_id,
                                                    area, record_url, paper_count})
     (:Paper)-[:PROPOSES|USES|MENTIONS {count, evidence, evidence_offset}]->(:Entity)
-    (:Paper)-[:RELATED_TO {weight, shared, reason, evidence}]->(:Paper)
+    (:Paper)-[:RELATED_TO {weight, link_kind, shared, terms, reason, evidence}]->(:Paper)
     (:Result {id, paper_id, index, value, start, end, number, upper, unit, kind, evidence, direction})
     (:Paper)-[:REPORTS]->(:Result)-[:ON_DATASET|MEASURED_BY|ACHIEVED_BY|FOR_TASK]->(:Entity)
     (:Entity)-[:EVALUATED_ON|ADDRESSES|MEASURED_BY {count}]->(:Entity)   (derived from the Results)
@@ -275,7 +275,8 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
             seen_links.add((a, b))
             links.append({"source": a, "target": b, "weight": float(data["weight"]),
                           "shared": [strip_entity_prefix(s) for s in data.get("shared") or []] or None,
-                          "reason": data.get("reason") or None, "evidence": evidence_json(data.get("evidence"))})
+                          "reason": data.get("reason") or None, "evidence": evidence_json(data.get("evidence")),
+                          "link_kind": data.get("link_kind") or "entities", "terms": list(data.get("terms") or []) or None})
             linked[a].append(b)
             linked[b].append(a)
         elif kind == "REPORTS":
@@ -302,7 +303,7 @@ def _batches(rows: Sequence[dict], size: int) -> Iterable[list[dict]]:
 #: files): statement -> (the group field, {list field: relationship row field}).
 _HAS_COLUMNS = ("paper", {"keys": "key", "counts": "count", "evidence": "evidence", "offsets": "evidence_offset"})
 _LINK_COLUMNS = ("source", {"targets": "target", "weights": "weight", "shared": "shared", "reasons": "reason",
-                            "evidence": "evidence"})
+                            "evidence": "evidence", "kinds": "link_kind", "terms": "terms"})
 GROUPED: dict[str, tuple[str, dict[str, str]]] = {
     **{ROLE_STATEMENTS[r]: _HAS_COLUMNS for r in ROLES},
     "links": _LINK_COLUMNS,

@@ -54,7 +54,7 @@ ENTITY_HEADER = ("key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]",
 KNOWN_ID_PROPERTIES = ("pwc_id", "codesota_id", "area", "record_url")
 PAPER_ENTITY_HEADER = (":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long")
 RELATED_TO_HEADER = (":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]", "reason",
-                     "evidence")
+                     "evidence", "link_kind", "terms:string[]")
 RESULT_HEADER = ("id:ID(Result)", ":LABEL", "paper_id", "index:long", "value", "start:long", "end:long", "number:double",
                  "upper:double", "unit", "kind", "evidence", "direction")
 PAPER_RESULT_HEADER = (":START_ID(Paper)", ":END_ID(Result)", ":TYPE")
@@ -220,7 +220,8 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
             if d["kind"] == "RELATED_TO":
                 a, b = sorted((graph.nodes[u]["paper_id"], graph.nodes[v]["paper_id"]))
                 yield (a, b, "RELATED_TO", float(d["weight"]), _Array(strip_entity_prefix(s) for s in d.get("shared") or []),
-                       d.get("reason") or None, evidence_json(d.get("evidence")))
+                       d.get("reason") or None, evidence_json(d.get("evidence")), d.get("link_kind") or "entities",
+                       _Array(d.get("terms") or []))
 
     def results():
         for node, a in graph.nodes(data=True):

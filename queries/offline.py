@@ -112,8 +112,8 @@ def tasks_for_method(graph: nx.DiGraph, method: str, k: int = 20) -> list[dict]:
 def similar_papers(graph: nx.DiGraph, paper: str, k: int = 10) -> list[dict]:
     if _paper(graph, paper) is None:
         return []
-    return [{"paper_id": r["paper_id"], "label": r["label"], "weight": r["weight"],
-             "shared": [strip_entity_prefix(s) for s in r["shared"]]}
+    return [{"paper_id": r["paper_id"], "label": r["label"], "weight": r["weight"], "link_kind": r["link_kind"],
+             "shared": [strip_entity_prefix(s) for s in r["shared"]], "terms": r["terms"]}
             for r in analytics.similar_papers(graph, paper, k=k)]
 
 

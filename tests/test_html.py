@@ -354,10 +354,11 @@ def test_link_evidence_and_entity_records_reach_the_page(graph):
     data = kghtml.explorer_data(graph)
     n_papers = len(data["papers"])
     checked = 0
-    for a, b, weight, shared in data["related"]:
+    for a, b, weight, shared, kind, terms in data["related"]:
         edge = graph.edges[data["papers"][a]["i"], data["papers"][b]["i"]]
         expected = [["entity:" + e["key"], e["contribution"]] for e in edge["evidence"]][:6]
         assert [[data["entities"][j - n_papers]["i"], c] for j, c in shared] == expected
+        assert kind == edge.get("link_kind", "entities") and terms == edge.get("terms", [])
         checked += 1
     assert checked == len(data["related"]) > 0
     ents = {e["i"]: e for e in data["entities"]}
@@ -371,7 +372,7 @@ def test_link_evidence_and_entity_records_reach_the_page(graph):
     for *_e, d in old.edges(data=True):
         d.pop("evidence", None)
     rows = kghtml.explorer_data(old)["related"]
-    assert all(c is None for *_r, shared in rows for _j, c in shared) and any(shared for *_r, shared in rows)
+    assert all(c is None for *_r, shared, _k, _t in rows for _j, c in shared) and any(r[3] for r in rows)
 
 
 def _utf16_slice(text: str, start: int, end: int) -> str:

@@ -752,7 +752,9 @@ def test_icml2024_topic_map(shared_data, tmp_path, open_page):
     edge_id, source, target, point = page.free_edge("REL")
     page.page.mouse.click(point["x"], point["y"])
     assert page.eval("document.getElementById('panel').dataset.edge") == edge_id
-    assert page.eval("document.querySelectorAll('#panel ul[data-list=shared] > li').length") > 0
+    # a link names its entities, or (kind text) the shared words its text similarity rests on
+    assert page.eval("document.querySelectorAll('#panel ul[data-list=shared] > li, #panel ul[data-list=terms] > li')"
+                     ".length") > 0
     page.screenshot("icml2024-why-linked")
     # interactive means it: a search selects a paper at once
     title = next(d["title"] for _n, d in g.nodes(data=True) if d.get("kind") == "Paper" and d.get("title"))

@@ -59,3 +59,21 @@ def test_real_abstracts_give_clean_names_and_raw_offsets(shared_data: Path) -> N
     names = {e.name for x in extractions for e in x.entities}
     assert "Metamorphic Aggregation" in names
     assert "∞-Diff" in names
+
+
+def test_math_stops_at_the_next_opener() -> None:
+    # An unclosed "\(" no longer spans every later "\(" up to a closer far away: the scan from
+    # each opener ends at the next one, which keeps mask_markup linear on runs of openers.
+    from paperkg.extract.nlp.markup import _MATH
+
+    assert [m.group() for m in _MATH.finditer(r"\(a \(b\) and \[c \[d\]")] == [r"\(b\)", r"\[d\]"]
+
+
+@pytest.mark.parametrize("unit", ["\\(", "\\[", "\\(a ", "\\[a "])
+def test_mask_markup_is_linear_on_runs_of_openers(unit: str) -> None:
+    from growth import cpu_growth
+
+    # Issue 21 M11: the old pattern scanned from each "\(" to the end (6.2 s at 40k characters);
+    # eight times the text took 60 times as long. Linear work takes about 8 times as long.
+    ratio = cpu_growth(mask_markup, lambda n: unit * (n // len(unit)), 5_000)
+    assert ratio < 16, f"8x the text took {ratio:.1f}x the CPU"

@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from paperkg.cli import cli
 from paperkg.errors import GraphError
 from paperkg.queries.neo4j_admin import script_array_delimiter, write_neo4j_admin
+from paperkg.types import LINK_KINDS
 
 ROLE_TYPES = {"proposed": "PROPOSES", "used": "USES", "mentioned": "MENTIONS"}
 
@@ -22,7 +23,7 @@ HEADERS = {
                  "codesota_id", "area", "record_url", "paper_count:long"],
     "paper_entity": [":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long"],
     "related_to": [":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]", "reason",
-                   "evidence"],
+                   "evidence", "link_kind", "terms:string[]"],
     "results": ["id:ID(Result)", ":LABEL", "paper_id", "index:long", "value", "start:long", "end:long", "number:double",
                 "upper:double", "unit", "kind", "evidence", "direction"],
     "paper_result": [":START_ID(Paper)", ":END_ID(Result)", ":TYPE"],
@@ -74,7 +75,8 @@ def test_headers_counts_and_values(seeds_kg, tmp_path):
     assert {r[":END_ID(Entity)"] for r in tables["paper_entity"]} <= set(entities)
     for row in tables["related_to"]:
         assert row[":TYPE"] == "RELATED_TO" and row[":START_ID(Paper)"] < row[":END_ID(Paper)"]
-        assert set(row["shared:string[]"].split(";")) <= set(entities)
+        assert set(filter(None, row["shared:string[]"].split(";"))) <= set(entities)
+        assert row["link_kind"] in LINK_KINDS and (row["shared:string[]"] or row["terms:string[]"])
         float(row["weight:double"])
 
     results = {n: a for n, a in graph.nodes(data=True) if a["kind"] == "Result"}

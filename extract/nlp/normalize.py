@@ -55,7 +55,9 @@ _NON_CONTENT = GENERIC_HEADS | VAGUE_MODIFIERS | frozenset(
 _DASHES = re.compile(r"[\u2010-\u2015\u2212\ufe58\ufe63\uff0d]")
 _SEPARATORS = re.compile(r"[\s_\-/]+")
 _LETTER_DIGIT = re.compile(r"(?<=[a-z]) (?=\d)")
-_PARENTHETICAL = re.compile(r"\s*\([^()]*\)")
+# A match starts only where a whitespace run starts: tried from inside a run, "\\s*" rescanned the
+# rest of the run at every position (80,000 spaces: 38 s); the leftmost match is the same.
+_PARENTHETICAL = re.compile(r"(?<!\s)\s*\([^()]*\)")
 _EDGE_PUNCT = ".,;:!?\"'`*()[]{}<>“”‘’«»"
 #: Keys longer than this keep their first characters and a digest of the whole (:func:`bound_key`):
 #: Neo4j indexes the key, and refuses an indexed value over ~8 KB for the whole load.

@@ -28,7 +28,15 @@ from paperkg.extract.nlp.markup import clean_name
 from paperkg.extract.nlp.normalize import generic_head, normalize_key, strip_parentheticals, variant_key
 from paperkg.extract.nlp.records import DocMentions
 from paperkg.extract.nlp.rules import is_name_like
-from paperkg.extract.resolve.acronyms import FUNCTION_WORDS, AcronymTable, acronym_table, expands
+from paperkg.extract.resolve.acronyms import (
+    FUNCTION_WORDS,
+    AcronymTable,
+    acronym_table,
+    expands,
+    same_written_form,
+    spelled_long_form,
+)
+from paperkg.extract.resolve.twins import twin_folds
 from paperkg.types import ENTITY_TYPES, ROLES, Extraction, Mention, Paper, PaperEntity
 
 #: How much one mention's type counts in the vote, by where the mention came from.
@@ -36,6 +44,8 @@ TYPE_WEIGHT = {"gazetteer": 4, "abbreviation": 2, "proposal": 2, "model": 1}
 #: Which source wins when two candidates cover the same span.
 ORIGIN_RANK = {"model": 0, "abbreviation": 1, "proposal": 1, "gazetteer": 2}
 MAX_ALIASES = 20
+#: Evidence notes kept per merged written form in the resolution report.
+MAX_EVIDENCE = 3
 #: Distinct long forms of one initial that a short form of the same abstract is tried against.
 MAX_SPELLED_OUT = 64
 _SPACES = re.compile(r"\s+")
@@ -161,16 +171,43 @@ def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Reso
     from paperkg.extract.resolve.report import report_records
 
     known = known_tables()
-    definitions = []
+    definitions, unspelled, unspelled_at = [], [], []
+    votes_1: Counter = Counter()  # (key, type) of mentions written as one short form, or as a defined long form
     for index, (paper, doc) in enumerate(zip(papers, docs)):
+        longs = set()
         for long_start, long_end, short_start, short_end in doc.abbreviations:
-            definitions.append((clean_name(paper.abstract[short_start:short_end]),
-                                clean_name(paper.abstract[long_start:long_end]), index))
-    acronyms = acronym_table(definitions, known.acronyms(known.curated_aliases), known.known_acronyms())
-    local_maps: dict[int, dict[str, str]] = defaultdict(dict)
+            short = clean_name(paper.abstract[short_start:short_end])
+            long = spelled_long_form(paper.abstract, long_start, long_end, short)
+            if long is not None:
+                definitions.append((short, long, index))
+                longs.add(normalize_key(long))
+            elif is_short_form(short):
+                unspelled_at.append((short, "", index))
+                unspelled.append((normalize_key(short), normalize_key(clean_name(paper.abstract[long_start:long_end])), paper.id))
+        for start, end, kind, _, origin, *_ in doc.mentions:
+            if end - start <= 14 or longs:
+                surface = clean_name(paper.abstract[start:end])
+                if (" " not in surface and is_short_form(surface)) or normalize_key(surface) in longs:
+                    votes_1[normalize_key(surface), kind] += TYPE_WEIGHT[origin]
+    majority: dict[str, tuple[int, str]] = {}
+    for (key, kind), weight in votes_1.items():
+        majority[key] = max(majority.get(key, (0, "")), (weight, kind))
+    del votes_1
+    acronyms = acronym_table(definitions, known.acronyms(known.curated_aliases), known.known_acronyms(),
+                             {key: kind for key, (_, kind) in majority.items()})
+    del majority
+    # per paper: short key -> (what it means there, its written forms, the definition as written)
+    local_maps: dict[int, dict[str, tuple[str, set[str], str]]] = defaultdict(dict)
     for short, long, index in definitions:
-        local_maps[index][normalize_key(short)] = acronyms.local(normalize_key(short), normalize_key(long))
-    del definitions
+        short_key = normalize_key(short)
+        target = acronyms.local(short_key, normalize_key(long))
+        entry = local_maps[index].setdefault(short_key, (target, set(), f"{long} ({short})"))
+        entry[1].add(short)
+    for (short, long, index) in unspelled_at:
+        # an abstract that defines an acronym its own way means it, even when the letters do not
+        # align: no corpus-wide or known-list meaning is put on it there ("SSD")
+        local_maps[index].setdefault(normalize_key(short), (normalize_key(short), set(), ""))[1].add(short)
+    del definitions, unspelled_at
 
     # 1-2. acronyms and aliases, per mention. The tallies are flat counters keyed by tuples: a
     # container per key (most keys are one mention of one paper) cost ~1 KB each at 95k papers.
@@ -180,13 +217,14 @@ def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Reso
     key_votes: Counter = Counter()  # (key, type) -> weighted votes
     key_forms: Counter = Counter()  # (key, base, display form) -> mentions
     key_rules: set[tuple[str, str, str]] = set()  # (key, base, rule) where the base became the key
+    key_evidence: dict[tuple[str, str], list[str]] = {}  # (key, base) -> why, at most MAX_EVIDENCE notes
     for index, (paper, doc) in enumerate(zip(papers, docs)):
         local = local_maps.get(index, {})
         rows = []
         for row in doc.mentions:
             surface = clean_name(paper.abstract[row[0] : row[1]])
             base = normalize_key(surface)
-            rows.append((surface, base, *_first_key(base, local, acronyms, known)))
+            rows.append((surface, base, *_first_key(base, surface, local, acronyms, known)))
         codes = []
         for (surface, base, key, rule), row in zip(_same_abstract_acronyms(rows), doc.mentions):
             codes += (base, key)
@@ -196,6 +234,11 @@ def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Reso
                 written[key, surface] += 1
             else:
                 key_rules.add((key, base, rule))
+                found = key_evidence.setdefault((key, base), [])
+                if len(found) < MAX_EVIDENCE:
+                    note = _evidence(rule, paper, base, surface, local, acronyms, papers)
+                    if note not in found:
+                        found.append(note)
             key_votes[key, row[2]] += TYPE_WEIGHT[row[4]]
             key_forms[key, base, display_form(surface)] += 1
         paper_count.update({key for key in codes[1::2] if key})
@@ -207,8 +250,31 @@ def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Reso
         most_written[key] = max(most_written.get(key, (0, "")), (count, surface))
     named = frozenset(key for key, (_, form) in most_written.items()
                       if any(is_name_like(w) for w in strip_parentheticals(form).split()))
+    hyphenated = frozenset(key for key, (_, form) in most_written.items() if "-" in form)
     del written, most_written
     final, fold_rule, kept_apart = fold_keys(paper_count, known, named)
+    # 5. twins, over the representatives (rules and safety in paperkg.extract.resolve.twins)
+    rep_votes: dict[str, Counter] = defaultdict(Counter)
+    for (key, kind), weight in key_votes.items():
+        rep_votes[final.get(key, key)][kind] += weight
+    rep_papers: Counter = Counter()
+    for key, count in paper_count.items():
+        rep_papers[final.get(key, key)] += count
+    twin, twin_rule, fold_evidence, twin_apart = twin_folds(
+        rep_papers, {key: known.types.get(key) or _vote(counter) for key, counter in rep_votes.items()},
+        known.types, {short: long for short, long in acronyms.expansion.items() if " " in long and len(short) <= 8},
+        named, hyphenated)
+    del rep_votes, rep_papers
+    for key in paper_count:
+        rep = final.get(key, key)
+        if rep in twin:
+            final[key] = twin[rep]
+            fold_rule[key] = " + ".join(r for r in (fold_rule.get(key), twin_rule[rep]) if r)
+            fold_evidence.setdefault(key, fold_evidence[rep])
+    kept_apart += twin_apart + list(acronyms.kept_apart) + [
+        {"keys": sorted((short, long)), "reason": f"defined in {paper_id}, but the long form does not spell the acronym"}
+        for short, long, paper_id in unspelled if short != long]
+    del unspelled
 
     votes: dict[str, Counter] = defaultdict(Counter)
     for (key, kind), weight in key_votes.items():
@@ -217,18 +283,20 @@ def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Reso
     for key, base, rule in key_rules:
         rules[key, base].add(rule)
     surfaces: dict[str, Counter] = defaultdict(Counter)
-    merged: dict[str, dict[str, tuple[set[str], set[str]]]] = defaultdict(dict)
+    merged: dict[str, dict[str, tuple[set[str], set[str], list[str]]]] = defaultdict(dict)
     for (key, base, form), count in key_forms.items():
         target = final.get(key, key)
         surfaces[target][form] += count
         if base != target:
-            entry = merged[target].setdefault(base, (set(), set()))
+            entry = merged[target].setdefault(base, (set(), set(), []))
             entry[0].update(" + ".join(r for r in (rule, fold_rule.get(key)) if r) or "spacing or hyphen variant"
                             for rule in rules.get((key, base), {""}))
             entry[1].add(form)
-    del key_votes, key_forms, key_rules, rules
-    type_of = {key: known.types.get(key) or max(counter, key=lambda t: (counter[t], -ENTITY_TYPES.index(t)))
-               for key, counter in votes.items()}
+            for note in key_evidence.get((key, base), []) + ([fold_evidence[key]] if key in fold_evidence else []):
+                if note not in entry[2] and len(entry[2]) < MAX_EVIDENCE + 1:
+                    entry[2].append(note)
+    del key_votes, key_forms, key_rules, rules, key_evidence, fold_evidence
+    type_of = {key: known.types.get(key) or _vote(counter) for key, counter in votes.items()}
     name_of = {key: known.names.get(key) or _canonical_name(counter, key) for key, counter in surfaces.items()}
     del votes, surfaces
 
@@ -240,6 +308,11 @@ def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Reso
     records = (_extraction(paper, doc, codes, final, type_of, name_of, known)
                for paper, doc, codes in zip(papers, docs, paper_keys))
     return Resolved(records, report, acronyms)
+
+
+def _vote(counter: Counter) -> str:
+    """The type most (weighted) mentions give, ties by the order of ENTITY_TYPES."""
+    return max(counter, key=lambda t: (counter[t], -ENTITY_TYPES.index(t)))
 
 
 def _extraction(paper: Paper, doc: DocMentions, codes: tuple[str, ...], final: dict[str, str],
@@ -278,11 +351,15 @@ def _extraction(paper: Paper, doc: DocMentions, codes: tuple[str, ...], final: d
     return Extraction(paper=paper, label=paper_label(paper, entities), entities=tuple(entities))
 
 
-def _first_key(base: str, local: dict[str, str], acronyms: AcronymTable, known: KnownTables) -> tuple[str, str]:
-    """The key after acronyms and aliases, and the rule that changed it ("" when none did)."""
-    if base in local:
-        key, rule = local[base], "acronym defined in the abstract"
-    elif base in acronyms.expansion:
+def _first_key(base: str, surface: str, local: dict[str, tuple[str, set[str], str]], acronyms: AcronymTable,
+               known: KnownTables) -> tuple[str, str]:
+    """The key after acronyms and aliases, and the rule that changed it ("" when none did). An
+    acronym resolves only where it is written as defined ("SPEED", not the word "speed")."""
+    if base in local and same_written_form(surface, local[base][1]):
+        key, rule = local[base][0], "acronym defined in the abstract"
+        if key == base:
+            return base, ""  # defined there in letters that do not align: its own meaning, no other
+    elif acronyms.resolves(base, surface):
         key, rule = acronyms.expansion[base], f"acronym: {acronyms.rule[base]}"
     else:
         key, rule = base, ""
@@ -290,6 +367,21 @@ def _first_key(base: str, local: dict[str, str], acronyms: AcronymTable, known: 
     if aliased != key:
         key, rule = aliased, rule or ("curated alias" if key in known.curated_aliases else "known-list alias")
     return key, rule if key != base else ""
+
+
+def _evidence(rule: str, paper: Paper, base: str, surface: str, local: dict[str, tuple[str, set[str], str]],
+              acronyms: AcronymTable, papers: Sequence[Paper]) -> str:
+    """One line of evidence for a written form that became another key, for the report."""
+    if rule == "acronym defined in the abstract":
+        return f"{paper.id}: {local[base][2]}"
+    if rule == "acronym and long form in the same abstract":
+        return f"{paper.id}: {surface} beside a long form it spells out"
+    if rule.startswith("acronym: corpus"):
+        found = acronyms.defined_in.get(base, ())
+        others = sum(acronyms.definitions.get(base, {}).values()) - len(found)
+        where = ", ".join(papers[i].id for i in found[:3])
+        return f"defined so in {len(found)} abstracts ({where})" + (f", otherwise in {others}" if others else "")
+    return "the curated table" if "curated" in rule else "the known lists (Papers with Code, CodeSOTA)"
 
 
 def _same_abstract_acronyms(rows: list[tuple[str, str, str, str]]) -> list[tuple[str, str, str, str]]:

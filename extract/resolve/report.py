@@ -3,16 +3,22 @@
 ``paperkg build`` writes it as ``resolution.jsonl``, one JSON object per line, sorted by kind and
 key, so that a user can see (and challenge) why two written forms are one node or two:
 
-``{"kind": "merge", "key", "name", "papers", "merged": [{"key", "forms", "rule"}, ...]}``
+``{"kind": "merge", "key", "name", "papers", "merged": [{"key", "forms", "rule", "evidence"}, ...]}``
     the written forms (``forms``, grouped by their own ``key``) that became the entity ``key``,
-    and the rule that merged them: an acronym (defined in the abstract; or corpus-wide by the
-    curated table, the corpus, the known lists), a curated or known-list alias, a spacing or
-    hyphen variant, a generic head word;
+    the rule that merged them: an acronym (defined in the abstract; or corpus-wide by the
+    curated table, the corpus defining it so in two or more abstracts, the known lists), a
+    curated or known-list alias, a spacing or hyphen variant, a generic head word, a twin
+    (:mod:`paperkg.extract.resolve.twins`: word forms, spelling table, acronym inside a name,
+    head word, modifier alone, efficiency metric table); and the evidence, a few lines: the
+    paper and its definition as written ("W2203: Markov decision processes (MDPs)"), the
+    abstracts defining it, the words that differ;
 ``{"kind": "ambiguous_acronym", "acronym", "long_forms": {long form key: abstracts}}``
     an acronym the corpus defines in two or more ways: it resolves only inside each abstract;
 ``{"kind": "kept_apart", "keys": [a, b], "reason"}``
     two entities whose keys nearly match but stay apart: a generic head word on a known name
-    ("traveling salesman problem"), or a different number or version (CIFAR-10 / CIFAR-100).
+    ("traveling salesman problem"), a different number or version (CIFAR-10 / CIFAR-100),
+    types that disagree, or a definition whose long form does not spell the acronym
+    ("Laplace Approximation (LLA)").
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ _DIGITS = re.compile(r"\d+")
 
 
 def report_records(
-    merged: Mapping[str, Mapping[str, tuple[set[str], set[str]]]],
+    merged: Mapping[str, Mapping[str, tuple[set[str], set[str], list[str]]]],
     names: Mapping[str, str],
     papers: Mapping[str, int],
     acronyms: AcronymTable,
@@ -39,8 +45,8 @@ def report_records(
     """The report's records, deterministic (sorted by kind, then key)."""
     records = []
     for key in sorted(merged):
-        parts = [{"key": base, "forms": sorted(forms), "rule": "; ".join(sorted(rules))}
-                 for base, (rules, forms) in sorted(merged[key].items())]
+        parts = [{"key": base, "forms": sorted(forms), "rule": "; ".join(sorted(rules)), "evidence": notes}
+                 for base, (rules, forms, notes) in sorted(merged[key].items())]
         records.append({"kind": "merge", "key": key, "name": names.get(key, key), "papers": papers.get(key, 0),
                         "merged": parts})
     for short in sorted(acronyms.ambiguous):

@@ -16,7 +16,7 @@ from paperkg.graph.communities import NO_COMMUNITY, community_labels, community_
 from paperkg.graph.explorer.config import MAX_ALIASES, MAX_AUTHORS, MAX_SHARED
 from paperkg.graph.explorer.results import add_results
 from paperkg.graph.explorer.text import JsonChunks, as_text, finite, http_url, int_or_none, mark_ranges
-from paperkg.types import ENTITY_TYPES, ROLES
+from paperkg.types import ENTITY_TYPES, LINK_KINDS, ROLES
 
 
 class Rows:
@@ -84,7 +84,8 @@ class Universe:
     related: Rows  # (paper, paper, weight)
     communities: list[list[Any]]  # [number, papers, [label entity...]], largest first; -1 (no links) last
     #: The page's arrays: papers, entities, sentences, has ([paper, entity, role, count,
-    #: sentence, marks]), related ([paper, paper, weight, [[shared entity, contribution | None]...]]),
+    #: sentence, marks]), related ([paper, paper, weight, [[shared entity, contribution | None]...], link kind,
+    #: [shared word...]]),
     #: results and boards (the rows of ``paperkg.graph.explorer.results``)
     data: dict[str, JsonChunks]
     has_adj: Adjacency
@@ -272,7 +273,11 @@ def build_universe(g: nx.Graph) -> Universe:
             continue
         previous = (a, b)
         weight = round(finite(attrs.get("weight"), 0.0), 4)
-        data["related"].add([a, b, weight, shared_evidence(attrs, index, n_papers)])
+        kind = attrs.get("link_kind")
+        terms = attrs.get("terms")
+        data["related"].add([a, b, weight, shared_evidence(attrs, index, n_papers),
+                             kind if kind in LINK_KINDS else "entities",
+                             [t for t in map(as_text, terms[:MAX_SHARED]) if t] if isinstance(terms, (list, tuple)) else []])
         for column, value in zip(related.columns, (a, b, weight)):
             column.append(value)
     del rel_raw

@@ -155,11 +155,13 @@ class KnowledgeGraph:
         """Papers, entities (in all and per type), paper-entity edges, paper links, communities."""
         return analytics.counts(self.graph)
 
-    def stats(self, top: int = 10) -> dict:
+    def stats(self, top: int = 10, pairs: PathLike | None = None) -> dict:
         """Counts, the top entities per type, the singleton share and entities per type and role,
         the remaining duplicate candidates, links per paper, the papers most linked by evidence,
         and the largest communities with their labels; the results with the datasets and metrics
-        that have most."""
+        that have most. With ``pairs`` (a labelled list of twins and pairs that must stay apart,
+        :func:`paperkg.graph.quality.read_pairs`), also ``resolution_pairs``: the resolution scored
+        on it (:func:`paperkg.graph.quality.pair_scores`)."""
         from paperkg.graph import quality
         from paperkg.graph.results import result_counts
 
@@ -175,6 +177,7 @@ class KnowledgeGraph:
             "most_linked_papers": quality.most_linked_by_evidence(self.graph, k=top),
             "communities": analytics.community_summary(self.graph, k=top),
             "results": result_counts(self.graph, top=top),
+            **({"resolution_pairs": quality.pair_scores(self.graph, quality.read_pairs(pairs))} if pairs else {}),
         }
 
     # --- persistence and exports -------------------------------------------------------

@@ -197,10 +197,13 @@ def remove_command(paper_ids, out_dir, n_process, progress):
 @click.argument("graph_file", type=click.Path(path_type=Path))
 @click.option("--top", default=10, show_default=True, type=click.IntRange(min=0), help="Rows per list.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def stats(graph_file, top, as_json):
-    """Print counts, singletons, top entities, duplicate candidates, links per paper and the
-    most-linked papers (by evidence) of a saved graph."""
-    summary = paperkg.load(graph_file).stats(top=top)
+@click.option("--pairs", "pairs_file", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
+              help="Score resolution on labelled pairs (JSONL: name_a, name_b, label twin|apart), such as "
+                   "tests/resolution_pairs.jsonl: twins folded, wrong merges.")
+def stats(graph_file, top, as_json, pairs_file):
+    """Print counts, singletons, top entities, resolution (scored on --pairs, else the duplicate
+    candidates by string), links per paper and the most-linked papers (by evidence) of a saved graph."""
+    summary = paperkg.load(graph_file).stats(top=top, pairs=pairs_file)
     if as_json:
         click.echo(json.dumps(summary, indent=2, ensure_ascii=False))
         return
@@ -219,17 +222,28 @@ def stats(graph_file, top, as_json):
             click.echo(f"  {row['paper_count']:>5}  {row['name']}")
     click.echo("\nlargest communities (papers, most specific entities)")
     for row in summary["communities"]:
-        click.echo(f"  {row['papers']:>5}  #{row['community']}  {', '.join(row['labels'])}")
-    dup = summary["duplicate_candidates"]
-    click.echo(f"\nduplicate candidates (entities in >= 2 papers): {dup['groups']} groups, "
-               f"{dup['rate']:.1%} of those entities")
-    for row in dup["top"]:
-        click.echo(f"  {' / '.join(row['keys'])}  ({', '.join(row['kinds'])})")
+        partial = f"  (the label covers {row['covered']:.0%} of its papers)" if row["covered"] < 0.5 else ""
+        click.echo(f"  {row['papers']:>5}  #{row['community']}  {', '.join(row['labels'])}{partial}")
+    if "resolution_pairs" in summary:
+        scores = summary["resolution_pairs"]
+        click.echo(f"\nresolution on {pairs_file.name}: twins folded {scores['twins_folded']}/{scores['twins']}, "
+                   f"wrong merges {len(scores['wrong_merges'])}/{scores['apart']}, absent {len(scores['absent'])}")
+        for names in scores["wrong_merges"][:top]:
+            click.echo(f"  wrong merge: {names}")
+        for names in scores["unfolded"][:top]:
+            click.echo(f"  twins apart: {names}")
+    else:
+        dup = summary["duplicate_candidates"]
+        click.echo(f"\nduplicate candidates by string, unchecked (entities in >= 2 papers; --pairs scores on a "
+                   f"labelled list): {dup['groups']} groups, {dup['rate']:.1%} of those entities")
+        for row in dup["top"]:
+            click.echo(f"  {' / '.join(row['keys'])}  ({', '.join(row['kinds'])})")
     links = summary["links"]
     per = links["links_per_paper"]
     click.echo(f"\nlinks per paper: mean {per['mean']}, median {per['median']}, max {per['max']}; "
                f"{links['papers_without_links']} papers without links, {links['papers_at_cap']} at the cap "
-               f"({links['cap']}); {links['links_on_one_entity']:.0%} of links rest on one entity")
+               f"({links['cap']}); by kind: " + ", ".join(f"{k} {n}" for k, n in links["links_by_kind"].items())
+               + f"; {links['links_on_one_entity']:.0%} of the links sharing entities share one")
     click.echo("  " + "  ".join(f"{bucket}: {n}" for bucket, n in per["histogram"].items()))
     click.echo("\nmost-linked papers (by the total weight of their links)")
     for row in summary["most_linked_papers"]:

@@ -16,6 +16,8 @@ Role = Literal["proposed", "used", "mentioned"]
 ENTITY_TYPES: tuple[str, ...] = ("Method", "Dataset", "Benchmark", "Task", "Metric")
 #: Roles, strongest first: a paper that proposes X and also uses X proposes it.
 ROLES: tuple[str, ...] = ("proposed", "used", "mentioned")
+#: What a paper-paper link rests on (see :class:`Link`).
+LINK_KINDS: tuple[str, ...] = ("both", "text", "entities")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,11 +141,14 @@ class Entity:
 
 @dataclass(frozen=True)
 class Link:
-    """A paper-paper link through shared entities (undirected; ``source < target`` node ids).
+    """A paper-paper link (undirected; ``source < target`` node ids) and what it rests on.
 
-    ``shared`` holds entity keys, strongest contribution first; ``evidence`` the same entities as
-    ``{"key", "name", "type", "papers", "contribution"}`` dicts (contributions sum to ``weight``
-    when all shared entities are listed); ``reason`` is one line naming the strongest ones.
+    ``kind``: ``both`` (similar text and shared specific entities), ``text`` (similar text
+    alone) or ``entities`` (shared entities of papers without text). ``weight``: the text
+    cosine (for ``entities``, the entity cosine). ``shared`` holds entity keys, strongest
+    contribution first; ``evidence`` the same entities as ``{"key", "name", "type", "papers",
+    "contribution"}`` dicts (each its term of the entity cosine); ``terms`` the shared words that
+    weigh most in the text cosine; ``reason`` is one line naming the strongest of both.
     """
 
     source: str
@@ -152,6 +157,8 @@ class Link:
     shared: tuple[str, ...] = field(default=())
     evidence: tuple[dict, ...] = field(default=())
     reason: str = ""
+    kind: str = "entities"
+    terms: tuple[str, ...] = field(default=())
 
 
 @dataclass(frozen=True)

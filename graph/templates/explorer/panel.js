@@ -235,7 +235,13 @@ function openLinkPanel(edgeId) {
     showPanel("Link: " + ROLES[row[2]], body, {});
   } else if (edgeId[0] === "r") {
     const row = REL[k];
-    append(body, el("p", "meta", "Similarity " + row[2] + ": the cosine of the two papers' entity vectors, rare entities weighing more."));
+    const kind = row[4] || "entities";
+    const basis = {
+      both: "the two abstracts' TF-IDF cosine; they also share specific entities",
+      text: "the two abstracts' TF-IDF cosine; similar text alone, no specific entity in common",
+      entities: "the cosine of the two papers' entity vectors, rare entities weighing more",
+    };
+    append(body, el("p", "meta", "Similarity " + row[2] + ": " + (basis[kind] || basis.entities) + "."));
     const ends = el("ul");
     ends.setAttribute("data-list", "papers");
     for (const p of [row[0], row[1]]) ends.appendChild(append(el("li"), navButton(p)));
@@ -255,6 +261,12 @@ function openLinkPanel(edgeId) {
       if (i === 0) li.classList.add("strongest");
     });
     append(body, el("h3", null, "Shared entities, strongest contribution first (" + (row[3] || []).length + ")"), ul);
+    if ((row[5] || []).length) {
+      const words = el("ul");
+      words.setAttribute("data-list", "terms");
+      for (const term of row[5]) words.appendChild(el("li", null, term));
+      append(body, el("h3", null, "Shared words, weighing most in the text similarity"), words);
+    }
     showPanel("Why these papers are linked", body, {});
   } else {
     const e = edgesDS.get(edgeId);
