@@ -20,6 +20,7 @@ import networkx as nx
 
 from paperkg.atomic import REPLACE, atomic_open
 from paperkg.errors import GraphError, GraphFileError
+from paperkg.graph.export_set import reading
 from paperkg.graph.schema import schema_problem
 
 log = logging.getLogger("paperkg")
@@ -93,7 +94,8 @@ def read_node_link(path: str | Path) -> nx.DiGraph:
     if path.is_dir():
         raise GraphFileError(f"{path}: is a folder; give the graph file in it ({path / 'graph.json'})")
     try:
-        with open(path, encoding="utf-8") as handle:
+        # Through the folder's set: a build killed while it moved its files in is finished first.
+        with reading(path) as committed, open(committed, encoding="utf-8") as handle:
             text = handle.read()
         data = json.loads(text)
         if _SURROGATE_ESCAPE.search(text):

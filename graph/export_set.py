@@ -40,6 +40,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import tempfile
@@ -49,7 +50,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Mapping
 
 from paperkg.atomic import atomic_write_text
-from paperkg.errors import GraphError
+from paperkg.errors import GraphError, NotAFolderError, OutputError, output_error
 from paperkg.paths import output_folder
 
 MANIFEST = "paperkg-manifest.json"
@@ -66,6 +67,8 @@ EXPORT_FILES = ("graph.json", "graph.graphml", "mentions.jsonl", "resolution.jso
 log = logging.getLogger("paperkg")
 #: The staging folder of the write_set running in this context (a nested write_set joins it).
 _staging: contextvars.ContextVar[Path | None] = contextvars.ContextVar("paperkg_export_staging", default=None)
+#: The folders (real paths) whose lock this context holds exclusively.
+_held: contextvars.ContextVar[frozenset] = contextvars.ContextVar("paperkg_export_locks", default=frozenset())
 
 
 def _fsync_dir(path: Path) -> None:
@@ -84,16 +87,45 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def _key(out: Path) -> str:
+    return os.path.realpath(out)
+
+
 @contextlib.contextmanager
 def _locked(out: Path) -> Iterator[None]:
+    """The folder's exclusive lock, joined when this context holds it already (``holding``): a
+    second flock on another open of the file would wait for ourselves."""
     import fcntl
 
+    if _key(out) in _held.get():
+        yield
+        return
     with open(out / LOCK_FILE, "a+b") as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        token = _held.set(_held.get() | {_key(out)})
         try:
             yield
         finally:
+            _held.reset(token)
             fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def holding(out_dir: str | Path) -> Iterator[None]:
+    """Hold ``out_dir``'s lock (when it exists) across reading a file of its set and writing into
+    it (``paperkg html DIR/graph.json --out DIR``): no build can replace the set in between, so
+    the pages merged into it are drawn from its own graph. Reads (:func:`reading`) and writes
+    (:func:`write_set`) of that folder inside join the lock."""
+    out = Path(out_dir)
+    if not out.is_dir():
+        yield
+        return
+    try:
+        with _locked(out):
+            _recover(out)
+            yield
+    except OSError as exc:
+        raise output_error(exc, out) from exc
 
 
 def _plain(name: object) -> bool:
@@ -126,9 +158,11 @@ def _honoured(out: Path, names: object, record: Path) -> list[str]:
 
 
 def read_manifest(out_dir: str | Path) -> dict:
-    """The manifest of the set in ``out_dir`` (``{}`` when there is none)."""
+    """The manifest of the set in ``out_dir`` (``{}`` when there is none), read as
+    :func:`reading` reads: a set left committed but not rolled forward is finished first."""
     try:
-        data = json.loads((Path(out_dir) / MANIFEST).read_text(encoding="utf-8"))
+        with reading(Path(out_dir) / MANIFEST) as path:
+            data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) and data.get("format") == MANIFEST_FORMAT else {}
@@ -179,6 +213,77 @@ def _recover(out: Path) -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
+def _open_lock(out: Path):
+    """The folder's lock file opened for flock (read-only where we may not write: a read-only
+    file system); ``None`` when it is not there and cannot be made (then nobody writes here)."""
+    try:
+        return open(out / LOCK_FILE, "a+b")
+    except OSError:
+        try:
+            return open(out / LOCK_FILE, "rb")
+        except OSError:
+            return None
+
+
+@contextlib.contextmanager
+def _reading_folder(out: Path) -> Iterator[Callable[[str], Path]]:
+    """Yields ``where(name)``: the path of ``name`` in the set committed in ``out``, while the
+    folder's lock is held (shared; exclusive while a killed writer's set is rolled forward)."""
+    import fcntl
+
+    def where(name: str) -> Path:
+        # A committed file not moved yet (the roll forward could not be finished here) is read
+        # from the commit folder: the reader still sees only the new set.
+        commit = out / COMMIT_DIR
+        staged = commit / name
+        if _plain(name) and commit.is_dir() and not commit.is_symlink() and staged.is_file() and not staged.is_symlink():
+            return staged
+        return out / name
+
+    if _key(out) in _held.get() or not ((out / MANIFEST).exists() or (out / COMMIT_DIR).exists()):
+        yield lambda name: out / name  # our own lock, or no set: nothing to finish or wait for
+        return
+    handle = _open_lock(out)
+    if handle is None:
+        yield where
+        return
+    with handle:
+        while True:
+            pending = (out / COMMIT_DIR).exists()
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX if pending else fcntl.LOCK_SH)
+            if pending or not (out / COMMIT_DIR).exists():
+                break
+            # A writer was killed after its commit point while we waited: start again for the
+            # exclusive lock (never convert a shared one: two readers would wait for each other).
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        try:
+            if pending:
+                try:
+                    _recover(out)
+                except OSError as exc:
+                    log.warning(f"{out / COMMIT_DIR}: cannot finish the committed set ({exc.strerror or exc}); "
+                                f"reading its files where they are")
+            yield where
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def reading(path: str | Path) -> Iterator[Path]:
+    """Read ``path``, a file of an export set, as a file of the set its folder holds: yields the
+    path to open (the commit folder's copy while a roll forward cannot be finished).
+
+    Files move into the folder one rename at a time, so a writer killed in the roll forward
+    leaves new files beside old ones: this finishes that set first, and holds the folder's lock
+    (shared) while the caller reads, so no writer rolls a new set in half-way through. Every
+    paperkg reader of a set goes through it (``paperkg.load``, ``paperkg html``, ``paperkg neo4j
+    import`` of an export folder, the manifest): none pairs a new graph.json with old pages.
+    A file outside any set is just opened."""
+    path = Path(path)
+    with _reading_folder(path.parent) as where:
+        yield where(path.name)
+
+
 def recover(out_dir: str | Path) -> None:
     """Finish a set whose writer was killed after the commit point; drop uncommitted staging."""
     out = Path(out_dir)
@@ -188,15 +293,22 @@ def recover(out_dir: str | Path) -> None:
 
 
 def verify(out_dir: str | Path) -> list[str]:
-    """The problems of the set in ``out_dir`` (missing or changed files); ``[]`` when complete."""
+    """The problems of the set in ``out_dir`` (missing or changed files); ``[]`` when complete.
+    A set committed but not rolled forward is finished first (as :func:`reading` does); one
+    that cannot be (a read-only folder) is reported."""
     out = Path(out_dir)
-    manifest = read_manifest(out)
-    if not manifest:
+    with _reading_folder(out) as where:
+        return _problems(out, where)
+
+
+def _problems(out: Path, where: Callable[[str], Path]) -> list[str]:
+    manifest = _load(where(MANIFEST))
+    if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
         return [f"{out / MANIFEST}: no manifest"]
     problems = []
     files = manifest.get("files")
     for name, info in (files.items() if isinstance(files, dict) else ()):
-        path = out / name if _plain(name) else None
+        path = where(name) if _plain(name) else None
         if path is None or not isinstance(info, dict):
             problems.append(f"{out / MANIFEST}: {name!r} is not a file of this folder")
         elif not path.is_file():
@@ -264,11 +376,26 @@ def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], 
     if staging is not None and os.path.abspath(staging) == os.path.abspath(out):
         return dict(write(out))
     if out.exists() and not out.is_dir():
-        raise GraphError(f"{out}: exists and is not a directory (the exports go into a folder)")
+        raise NotAFolderError(f"{out}: is a file, not a folder (the exports go into a folder)")
     try:
         out.mkdir(parents=True, exist_ok=True)
+        return _write_set(out, write, replaces, info, merge)
+    except OutputError as exc:
+        # Named by the file in the folder, not by the staging folder that vanished with the error.
+        raise type(exc)(_STAGED.sub("", str(exc))) from exc
     except OSError as exc:
-        raise GraphError(f"{out}: cannot create the output folder ({exc.strerror})") from exc
+        error = output_error(exc, out)
+        if error is exc:
+            raise
+        raise error from exc
+
+
+#: A staging folder inside a path (``out/.paperkg-staging-x1/graph.json`` names ``out/graph.json``).
+_STAGED = re.compile(re.escape(os.sep) + re.escape(STAGING_PREFIX) + r"[^" + re.escape(os.sep) + r"]+(?=" + re.escape(os.sep) + ")")
+
+
+def _write_set(out: Path, write: Callable[[Path], Mapping[str, Path]], replaces: tuple[str, ...],
+               info: Mapping | None, merge: bool) -> dict[str, Path]:
     with _locked(out):
         _recover(out)
         stage = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=out))

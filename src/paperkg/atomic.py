@@ -17,6 +17,8 @@ import tempfile
 from pathlib import Path
 from typing import IO, Iterator
 
+from paperkg.errors import output_error
+
 #: The encoding error handler (UTF-8 only) that writes U+FFFD for each character UTF-8 cannot
 #: encode. It returns bytes: CPython's UTF-8 encoder accepts only ASCII str replacements.
 REPLACE = "paperkg-replace"
@@ -51,7 +53,10 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, encoding: str | Non
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_open writes only ('w' or 'wb'), not {mode!r}")
     target = Path(path)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        _raise_output_error(exc, target)
     try:
         if mode == "wb":
             handle = os.fdopen(fd, "wb")
@@ -61,12 +66,35 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, encoding: str | Non
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp_name, 0o644)
+        os.chmod(tmp_name, file_mode())  # mkstemp makes 0600; an export is for others to read
         os.replace(tmp_name, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
+        if isinstance(exc, OSError) and exc.filename in (None, tmp_name, os.fspath(target)):
+            # A write the disk refused (full, read-only): one line naming the file, not a traceback.
+            _raise_output_error(exc, target)
         raise
+
+
+def _raise_output_error(exc: OSError, target: Path) -> None:
+    error = output_error(exc, target)
+    if error is exc:
+        raise exc
+    raise error from exc
+
+
+def file_mode(executable: bool = False) -> int:
+    """The mode ``open()`` would give a new file under the current umask (0644 under 022,
+    0664 under 002); ``executable``: as a script (0755). Read from /proc, as setting the umask
+    to learn it would change it for every thread meanwhile."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            umask = next(int(line.split()[1], 8) for line in status if line.startswith("Umask:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        umask = os.umask(0o022)
+        os.umask(umask)
+    return (0o777 if executable else 0o666) & ~umask
 
 
 def atomic_write_text(path: str | os.PathLike, text: str, *, encoding: str = "utf-8", newline: str | None = None,

@@ -6,6 +6,9 @@ one-line message and a non-zero exit instead of a traceback.
 
 from __future__ import annotations
 
+import errno
+import os
+
 
 class PaperKGError(Exception):
     """Root of every error paperkg raises on purpose."""
@@ -17,6 +20,47 @@ class InputError(PaperKGError):
 
 class OutputError(PaperKGError):
     """An output path cannot be written (a file where a folder is needed, no permission...)."""
+
+
+class DiskFullError(OutputError):
+    """No space is left (or the quota is used up) where an output or a temporary file goes."""
+
+
+class ReadOnlyError(OutputError):
+    """An output goes where we may not write: a read-only file system, or no permission."""
+
+
+class NotAFolderError(OutputError):
+    """A path that must be a folder, or lead through folders, names a file."""
+
+
+#: errno -> (error, what it means for the path written); other OSErrors are not the user's doing.
+_OUTPUT_ERRNOS = {
+    errno.ENOSPC: (DiskFullError, "no space left on the device"),
+    errno.EDQUOT: (DiskFullError, "disk quota exceeded"),
+    errno.EFBIG: (DiskFullError, "file too large for the file system"),
+    errno.EROFS: (ReadOnlyError, "read-only file system"),
+    errno.EACCES: (ReadOnlyError, "permission denied"),
+    errno.EPERM: (ReadOnlyError, "operation not permitted"),
+    errno.ENOTDIR: (NotAFolderError, "a part of the path is a file, not a folder"),
+    errno.EEXIST: (NotAFolderError, "exists and is not a folder"),
+}
+
+
+def output_error(exc: OSError, path: str | os.PathLike | None = None, hint: str = "") -> Exception:
+    """The one-line error for ``exc``, met writing ``path`` (else the path ``exc`` names): an
+    :class:`OutputError` subclass for a full disk, a read-only or forbidden folder, and a file
+    where a folder must be; ``exc`` itself for any other OSError (a bug to see, not the user's
+    to fix). ``hint`` ends the message.
+
+    >>> output_error(OSError(errno.ENOSPC, "No space left on device"), "out/graph.json")
+    DiskFullError('out/graph.json: cannot write: no space left on the device')
+    """
+    where = path if path is not None else exc.filename
+    if exc.errno not in _OUTPUT_ERRNOS or where is None:
+        return exc
+    error, meaning = _OUTPUT_ERRNOS[exc.errno]
+    return error(f"{os.fsdecode(where)}: cannot write: {meaning}{hint}")
 
 
 class ExtractionError(PaperKGError):
