@@ -5,7 +5,7 @@ Schema (see ``queries/README.md``)::
     (:Paper {id, title, abstract, venue, year, url, label, authors, community})
     (:Entity:Method|Dataset|Benchmark|Task|Metric {key, type, name, aliases, alias_keys, pwc_id, codesota_id,
                                                    area, record_url, paper_count})
-    (:Paper)-[:PROPOSES|USES|MENTIONS {count, evidence, evidence_offset}]->(:Entity)
+    (:Paper)-[:PROPOSES|USES|MENTIONS {count, evidence, evidence_offset, confidence}]->(:Entity)
     (:Paper)-[:RELATED_TO {weight, link_kind, shared, terms, reason, evidence}]->(:Paper)
     (:Result {id, paper_id, index, value, start, end, number, upper, unit, kind, evidence, direction})
     (:Paper)-[:REPORTS]->(:Result)-[:ON_DATASET|MEASURED_BY|ACHIEVED_BY|FOR_TASK]->(:Entity)
@@ -266,7 +266,7 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
             relationships[role].append({
                 "paper": graph.nodes[source]["paper_id"], "key": _key(graph.nodes[target]),
                 "count": int(data.get("count", 0)), "evidence": data.get("evidence"),
-                "evidence_offset": data.get("evidence_offset"),
+                "evidence_offset": data.get("evidence_offset"), "confidence": data.get("confidence"),
             })
         elif kind == "RELATED_TO":
             a, b = sorted((graph.nodes[source]["paper_id"], graph.nodes[target]["paper_id"]))
@@ -301,7 +301,8 @@ def _batches(rows: Sequence[dict], size: int) -> Iterable[list[dict]]:
 
 #: Relationship statements take one row per start node with parallel lists (see the .cypher
 #: files): statement -> (the group field, {list field: relationship row field}).
-_HAS_COLUMNS = ("paper", {"keys": "key", "counts": "count", "evidence": "evidence", "offsets": "evidence_offset"})
+_HAS_COLUMNS = ("paper", {"keys": "key", "counts": "count", "evidence": "evidence", "offsets": "evidence_offset",
+                          "confidences": "confidence"})
 _LINK_COLUMNS = ("source", {"targets": "target", "weights": "weight", "shared": "shared", "reasons": "reason",
                             "evidence": "evidence", "kinds": "link_kind", "terms": "terms"})
 GROUPED: dict[str, tuple[str, dict[str, str]]] = {

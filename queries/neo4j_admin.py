@@ -4,7 +4,7 @@
 
 ``papers.csv``       ``id:ID(Paper),:LABEL,title,abstract,venue,year:long,url,label,authors:string[],community:int``
 ``entities.csv``     ``key:ID(Entity),:LABEL,type,name,aliases:string[],alias_keys:string[],pwc_id,codesota_id,area,record_url,paper_count:long``
-``paper_entity.csv`` ``:START_ID(Paper),:END_ID(Entity),:TYPE,count:long,evidence,evidence_offset:long``
+``paper_entity.csv`` ``:START_ID(Paper),:END_ID(Entity),:TYPE,count:long,evidence,evidence_offset:long,confidence:double``
 ``related_to.csv``   ``:START_ID(Paper),:END_ID(Paper),:TYPE,weight:double,shared:string[],reason,evidence``
 ``results.csv``      ``id:ID(Result),:LABEL,paper_id,index:long,value,start:long,end:long,number:double,upper:double,unit,kind,evidence,direction``
 ``paper_result.csv`` ``:START_ID(Paper),:END_ID(Result),:TYPE`` (``REPORTS``)
@@ -52,7 +52,8 @@ ENTITY_HEADER = ("key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]",
                  "codesota_id", "area", "record_url", "paper_count:long")
 #: Known-list properties of an entity (None when it matches no known record).
 KNOWN_ID_PROPERTIES = ("pwc_id", "codesota_id", "area", "record_url")
-PAPER_ENTITY_HEADER = (":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long")
+PAPER_ENTITY_HEADER = (":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long",
+                       "confidence:double")
 RELATED_TO_HEADER = (":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]", "reason",
                      "evidence", "link_kind", "terms:string[]")
 RESULT_HEADER = ("id:ID(Result)", ":LABEL", "paper_id", "index:long", "value", "start:long", "end:long", "number:double",
@@ -213,7 +214,7 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
                 if d["role"] not in ROLE_TYPES:
                     raise GraphError(f"edge {u!r} -> {v!r} has role {d['role']!r}, not one of {', '.join(ROLE_TYPES)}")
                 yield (graph.nodes[u]["paper_id"], graph.nodes[v]["key"], ROLE_TYPES[d["role"]], d.get("count"),
-                       d.get("evidence"), d.get("evidence_offset"))
+                       d.get("evidence"), d.get("evidence_offset"), d.get("confidence"))
 
     def related_to():
         for u, v, d in graph.edges(data=True):

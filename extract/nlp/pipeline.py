@@ -90,10 +90,12 @@ class EntityComponent:
             notes.append(f"abbreviation detection skipped: {exc}")
         kinds: dict[str, list[str]] = {}
         model_ents = [(e.start_char, e.end_char, MODEL_LABELS[e.label_]) for e in doc.ents if e.label_ in MODEL_LABELS]
+        model_ends = [end for _, end, _ in model_ents]
         for abbr in abbreviations:
             long_form = text[abbr.long_start : abbr.long_end]
             # Unknown long forms take the type the NER gave the same words, else Method.
-            kind = self._type_for(long_form) or _overlapping_type(model_ents, abbr.long_start, abbr.long_end) or "Method"
+            kind = (self._type_for(long_form) or _overlapping_type(model_ents, model_ends, abbr.long_start, abbr.long_end)
+                    or "Method")
             candidates.append((abbr.long_start, abbr.long_end, kind, "abbreviation"))
             short_kinds = kinds.setdefault(text[abbr.short_start : abbr.short_end], [])
             if kind not in short_kinds:
@@ -199,13 +201,20 @@ def _drop_cut_model_spans(candidates: list[tuple[int, int, str, str]]) -> list[t
     ]
 
 
-def _overlapping_type(spans: list[tuple[int, int, str]], start: int, end: int) -> str | None:
-    """The type of the longest span overlapping ``[start, end)``, if any.
+def _overlapping_type(spans: list[tuple[int, int, str]], ends: list[int], start: int, end: int) -> str | None:
+    """The type of the longest of ``spans`` overlapping ``[start, end)``, if any. ``spans`` are
+    the NER's (sorted, never overlapping, so their ``ends`` are sorted too): one bisection finds
+    the first that can overlap, and a document with thousands of definitions stays n·log n.
 
-    >>> _overlapping_type([(0, 4, "Task"), (3, 20, "Method")], 2, 10)
+    >>> _overlapping_type([(0, 4, "Task"), (4, 20, "Method")], [4, 20], 2, 10)
     'Method'
     """
-    overlapping = [(min(e, end) - max(s, start), kind) for s, e, kind in spans if s < end and start < e]
+    overlapping = []
+    for index in range(bisect_right(ends, start), len(spans)):
+        s, e, kind = spans[index]
+        if s >= end:
+            break
+        overlapping.append((min(e, end) - max(s, start), kind))
     return max(overlapping)[1] if overlapping else None
 
 

@@ -25,6 +25,7 @@ from paperkg.build_record import BuildRecord, recorded
 from paperkg.errors import BuildFolderError, InputError
 from paperkg.extract.output import graph_records, write_mentions_jsonl, write_records
 from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, iter_input_files, read_papers
+from paperkg.extract.resolve.confidence import DEFAULT_MIN_CONFIDENCE
 from paperkg.extract.resolve.report import write_resolution
 from paperkg.extract.run.corpus import ExtractStats, extract_papers, extracted
 from paperkg.graph import analytics
@@ -270,18 +271,20 @@ def extract_entities(
     max_chars: int = DEFAULT_MAX_CHARS,
     progress: bool = True,
     store: PathLike | None = None,
+    min_confidence: float = DEFAULT_MIN_CONFIDENCE,
 ) -> ExtractResult:
     """Read inputs and extract typed, canonical entities for every kept paper.
 
     With ``output``, also write the mentions JSONL contract file there (the path is checked
     before any reading, so a wrong one fails at once). ``store`` is an extraction store to
-    re-use and fill (as in :func:`build`).
+    re-use and fill (as in :func:`build`); ``min_confidence`` as in :func:`build`.
     """
     if output is not None:
         check_output_file(output)
     result = read_papers(paths, max_chars=max_chars)
     spill = Spill()
-    with extracted(result.papers, n_process=n_process, use_model=use_model, progress=progress, store=store) as (_, resolved):
+    with extracted(result.papers, n_process=n_process, use_model=use_model, progress=progress, store=store,
+                   min_confidence=min_confidence) as (_, resolved):
         spill.extend(resolved.extractions)
     if output is not None:
         write_mentions_jsonl(spill, output)
@@ -300,6 +303,7 @@ def build(
     engine: str = "local",
     scheduler: str | None = None,
     exclude: Iterable[tuple[str | None, str]] = (),
+    min_confidence: float = DEFAULT_MIN_CONFIDENCE,
 ) -> KnowledgeGraph:
     """Read, extract and link: the whole pipeline, returning a :class:`KnowledgeGraph`.
 
@@ -315,7 +319,9 @@ def build(
     ``exclude`` holds ``(input file, paper id)`` pairs (file ``None``: any) left out as if those
     records were not there (what :func:`remove` does); an id of a ``None`` pair that is in no
     input is an InputError. ``kg.build_record`` is what :meth:`KnowledgeGraph.export` records
-    for :func:`add` and :func:`remove`.
+    for :func:`add` and :func:`remove`. Paper entities whose confidence (the estimated
+    probability that they are right, :mod:`paperkg.extract.resolve.confidence`) is below
+    ``min_confidence`` are left out; 0 keeps them all (a rules-only build has no confidence).
     """
     stages: list[tuple[str, float, float]] = []
     exclude = tuple(exclude)
@@ -327,10 +333,11 @@ def build(
             raise InputError(f"paper id {unknown[0]!r}: in none of the inputs, so it cannot be left out"
                              + (f" (nor {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
         record = BuildRecord.of(read.files, read.excluded, top_k=top_k, use_model=use_model, max_chars=max_chars,
-                                papers=len(read.papers), store=store)
+                                papers=len(read.papers), store=store, min_confidence=min_confidence)
     spill = Spill()
     with extracted(read.papers, use_model=use_model, n_process=n_process, engine=engine, scheduler=scheduler,
-                   progress=progress, store=store, stage=lambda name: timed(stages, name, echo)) as (stats, resolved):
+                   progress=progress, store=store, stage=lambda name: timed(stages, name, echo),
+                   min_confidence=min_confidence) as (stats, resolved):
         # The records are made (and spilled to disk) as the graph takes them, in its "graph" step.
         graph = build_graph(spill.tee(resolved.extractions), top_k=top_k, stage=lambda name: timed(stages, name, echo))
     return KnowledgeGraph(graph=graph, report=read.report(), extractions=spill, resolution=tuple(resolved.report),
@@ -382,20 +389,22 @@ def _rebuild(record: BuildRecord, out_dir: PathLike, paths: list, exclude: list,
     from paperkg.extract.run.store import STORE_NAME
 
     kg = build(paths, top_k=record.top_k, use_model=record.use_model, max_chars=record.max_chars,
-               store=record.store or Path(out_dir) / STORE_NAME, exclude=exclude, **run)
+               min_confidence=record.min_confidence, store=record.store or Path(out_dir) / STORE_NAME, exclude=exclude, **run)
     with timed([], "export", stage_line if run["progress"] else None):
         kg.export(out_dir, html=record.html)
     return kg
 
 
-def evaluate(gold_path: PathLike, *, use_model: bool = True, n_process: int = 1):
+def evaluate(gold_path: PathLike, *, use_model: bool = True, n_process: int = 1,
+             min_confidence: float = DEFAULT_MIN_CONFIDENCE):
     """Score the whole extractor on a gold JSONL file, in either format of ``../shared/data/gold``.
 
     Paper-level gold (records with ``abstract`` and entities with ``name``/``mentions``, as
     ``paperkg_dev.jsonl``) gives a :class:`~paperkg.extract.evaluate.papers.PaperEvaluationReport`
     (core recall, precision, proposed P/R/F1, type accuracy, link precision, mention-level
     P/R/F1 per type); span gold (``text`` + ``entities`` with ``start``/``end``/``label``, as
-    SciERC) gives an :class:`~paperkg.extract.evaluate.spans.EvaluationReport`.
+    SciERC) gives an :class:`~paperkg.extract.evaluate.spans.EvaluationReport`. ``min_confidence``
+    cuts as :func:`build` does (the default: what a build keeps).
     """
     from paperkg.extract.evaluate.papers import evaluate_papers
     from paperkg.extract.evaluate.spans import evaluate_spans
@@ -404,12 +413,14 @@ def evaluate(gold_path: PathLike, *, use_model: bool = True, n_process: int = 1)
 
     if is_paper_level(gold_path):
         return evaluate_papers(
-            gold_path, lambda papers: extract_papers(papers, n_process=n_process, use_model=use_model, progress=False)
+            gold_path, lambda papers: extract_papers(papers, n_process=n_process, use_model=use_model, progress=False,
+                                                     min_confidence=min_confidence)
         )
 
     def predict(texts: list[str]) -> list[list[tuple[int, int, str]]]:
         papers = [Paper(id=str(index), abstract=text) for index, text in enumerate(texts)]
-        extractions = extract_papers(papers, n_process=n_process, use_model=use_model, progress=False)
+        extractions = extract_papers(papers, n_process=n_process, use_model=use_model, progress=False,
+                                     min_confidence=min_confidence)
         return [[(m.start, m.end, m.type) for e in x.entities for m in e.mentions if not m.nested] for x in extractions]
 
     return evaluate_spans(gold_path, predict)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -110,3 +111,14 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     with atomic_open(path, "wb", encoding=None) as handle:
         handle.write(data)
     return Path(path)
+
+
+def json_line(record: object, *, sort_keys: bool = False) -> str:
+    """``record`` as one JSON line, non-ASCII kept, except U+2028 and U+2029: line-based readers
+    (Python's ``str.splitlines``, JavaScript before ES2019) take them for line breaks.
+
+    >>> json_line({"a": "x\\u2028y"})
+    '{"a": "x\\\\u2028y"}\\n'
+    """
+    text = json.dumps(record, ensure_ascii=False, sort_keys=sort_keys)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + "\n"

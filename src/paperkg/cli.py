@@ -22,6 +22,7 @@ from paperkg.build_record import previous_build, replacing
 from paperkg.errors import PaperKGError
 from paperkg.graph.export_set import InterruptedAfterCommit
 from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, MAX_MAX_CHARS
+from paperkg.extract.resolve.confidence import DEFAULT_MIN_CONFIDENCE
 from paperkg.paths import check_output_dir, check_output_file, output_folder
 from paperkg.types import ENTITY_TYPES, ReadReport
 
@@ -61,6 +62,10 @@ max_chars_opt = click.option("--max-chars", default=DEFAULT_MAX_CHARS, show_defa
                              type=click.IntRange(1, MAX_MAX_CHARS),
                              help="Skip (and report) records with an abstract or field longer than this (at most 1,000,000).")
 progress_opt = click.option("--progress/--no-progress", default=True, show_default=True, help="Show progress bars.")
+min_confidence_opt = click.option(
+    "--min-confidence", default=DEFAULT_MIN_CONFIDENCE, show_default=True, type=click.FloatRange(0.0, 1.0),
+    help="Leave out paper entities whose confidence (the estimated probability that they are right) is below "
+         "this; 0 keeps every entity. No effect with --no-model.")
 
 
 #: Options of the whole program, accepted after the subcommand too ("paperkg build ... -q").
@@ -92,13 +97,15 @@ def cli(quiet: bool, all_warnings: bool) -> None:
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="Mentions JSONL to write.")
 @n_process_opt
 @no_model_opt
+@min_confidence_opt
 @max_chars_opt
 @progress_opt
-def extract(inputs, output, n_process, no_model, max_chars, progress):
+def extract(inputs, output, n_process, no_model, min_confidence, max_chars, progress):
     """Extract typed entities from INPUTS (.txt seed lists, .jsonl, .csv, or folders) into mentions JSONL."""
     check_output_file(output)
     result = paperkg.extract_entities(
-        inputs, output=output, n_process=n_process, use_model=not no_model, max_chars=max_chars, progress=progress
+        inputs, output=output, n_process=n_process, use_model=not no_model, max_chars=max_chars, progress=progress,
+        min_confidence=min_confidence,
     )
     _print_report(result.report)
     click.echo(f"wrote {output}", err=True)
@@ -118,9 +125,11 @@ def extract(inputs, output, n_process, no_model, max_chars, progress):
               help="Dask scheduler address (tcp://host:8786) for --engine dask [default: a local cluster of --n-process workers].")
 @n_process_opt
 @no_model_opt
+@min_confidence_opt
 @max_chars_opt
 @progress_opt
-def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_model, max_chars, progress):
+def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_model, min_confidence, max_chars,
+          progress):
     """Build the knowledge graph from INPUTS and write every export to --out DIR.
 
     Writes graph.json (reload with 'paperkg stats DIR/graph.json'), graph.graphml,
@@ -134,7 +143,8 @@ def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_
     out_dir = check_output_dir(out_dir)
     previous = previous_build(out_dir)
     kg = paperkg.build(inputs, top_k=top_k, n_process=n_process, use_model=not no_model, max_chars=max_chars,
-                       progress=progress, store=store or out_dir / STORE_NAME, engine=engine, scheduler=scheduler)
+                       progress=progress, store=store or out_dir / STORE_NAME, engine=engine, scheduler=scheduler,
+                       min_confidence=min_confidence)
     line = replacing(previous, kg.build_record)
     if line:  # building other papers into a folder replaces its graph: never without a word
         click.echo(line, err=True)
@@ -285,14 +295,15 @@ def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges
 @click.argument("gold_file", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @no_model_opt
+@min_confidence_opt
 @n_process_opt
-def evaluate(gold_file, as_json, no_model, n_process):
+def evaluate(gold_file, as_json, no_model, min_confidence, n_process):
     """Score extraction on GOLD_FILE: paper-level gold (paperkg_dev.jsonl: core recall, precision,
     proposed P/R/F1, type accuracy, links, mention P/R/F1) or span gold (SciERC: P/R/F1 per type)."""
     from paperkg.extract.evaluate.papers import PaperEvaluationReport, format_paper_report
     from paperkg.extract.evaluate.spans import format_report
 
-    report = paperkg.evaluate(gold_file, use_model=not no_model, n_process=n_process)
+    report = paperkg.evaluate(gold_file, use_model=not no_model, n_process=n_process, min_confidence=min_confidence)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2))
     else:
