@@ -87,14 +87,12 @@ def test_confidence_ranks_right_entities_above_wrong_ones_on_dev(shared_data: Pa
     (the AUC), and the entities over 0.8 are mostly right."""
     if not use_model:
         pytest.fail("the shipped model is missing")
-    from paperkg.extract.learn.confidence import extract_gold
+    from paperkg.extract.learn.confidence import extract_gold, ranking_auc
 
     gold = read_paper_gold(shared_data / "gold" / "paperkg_dev.jsonl")
     scored = [(e.confidence, bool(gold_hits(gold_forms(gp), e))) for gp, x in zip(gold, extract_gold(gold))
               for e in x.entities]
-    right = [c for c, ok in scored if ok]
-    wrong = [c for c, ok in scored if not ok]
-    auc = sum((r > w) + 0.5 * (r == w) for r in right for w in wrong) / (len(right) * len(wrong))
+    auc = ranking_auc([c for c, _ in scored], [int(ok) for _, ok in scored])
     assert auc >= 0.70, auc
     high = [ok for c, ok in scored if c >= 0.8]
     assert high and sum(high) / len(high) >= 0.8
