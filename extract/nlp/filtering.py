@@ -149,6 +149,32 @@ def trim_candidate(text: str, start: int, end: int) -> tuple[int, int]:
 _FIELD_NAMES = frozenset({"machine learning"})
 
 
+#: Names that are never an entity, whatever list holds them: modifiers on their own (the noun
+#: phrase they modify decides: "zero-shot classification", not "zero-shot"), hardware, vendors
+#: and code hosts, venues from citations, and LaTeX residue ("dot" from ``\ldots``). The train
+#: gold annotates none of them as a name.
+NON_ENTITY_NAMES = frozenset(
+    """
+    zero-shot few-shot one-shot many-shot out-of-distribution in-distribution self-supervised semi-supervised
+    weakly-supervised multi-agent single-agent vision-language fine-grained coarse-grained multimodal
+    multi-modal cross-modal cross-lingual multilingual large-scale long-tailed open-vocabulary training-free
+    data-driven task-agnostic model-agnostic
+    cpu cpus gpu gpus tpu tpus nvidia intel amd github gitlab a100 h100 v100 cuda
+    soda neurips icml iclr cvpr iccv eccv acl emnlp naacl aaai ijcai kdd stoc focs colt arxiv
+    dot dots ldots cdots cdot
+    """.split()
+)
+
+
+def is_non_entity(name: str) -> bool:
+    """True for a name of :data:`NON_ENTITY_NAMES` (case, spaces and hyphens aside).
+
+    >>> [is_non_entity(n) for n in ["zero-shot", "Zero shot", "NVIDIA", "dot", "zero-shot learning", "GPT-4"]]
+    [True, True, True, True, False, False]
+    """
+    return "-".join(name.casefold().replace("-", " ").split()) in NON_ENTITY_NAMES
+
+
 def reject_reason(name: str) -> str | None:
     """Why ``name`` is not an entity, or None when it may be one.
 

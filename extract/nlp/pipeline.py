@@ -26,7 +26,7 @@ from thinc.api import Model, NumpyOps
 from paperkg.errors import ExtractionError
 from paperkg.extract.nlp.abbreviations import find_abbreviations, find_short_forms
 from paperkg.extract.nlp.budget import BudgetExceeded, Steps
-from paperkg.extract.nlp.filtering import reject_reason, trim_candidate
+from paperkg.extract.nlp.filtering import is_non_entity, reject_reason, trim_candidate
 from paperkg.extract.nlp.gazetteer import GazetteerEntry, load_gazetteer
 from paperkg.extract.nlp.normalize import is_generic, normalize_key, strip_vague_prefix, trim_span
 from paperkg.extract.nlp.rules import proposal_spans, role_for, type_from_head
@@ -37,7 +37,10 @@ PACKAGED_MODEL_DIR = Path(__file__).parent.parent / "model" / "ner"
 MODEL_DIR = Path(os.environ.get("PAPERKG_MODEL") or PACKAGED_MODEL_DIR)
 
 MODEL_LABELS = {"METHOD": "Method", "TASK": "Task", "DATASET": "Dataset", "METRIC": "Metric"}
-_CONTEXT_TYPE = re.compile(r"^\s*(dataset|datasets|corpus|benchmark|benchmarks|suite|environment|environments)\b", re.I)
+# "the X dataset", "X benchmark", and the appositive "X, a new large-scale benchmark".
+_CONTEXT_TYPE = re.compile(
+    r"(?:,\s*(?:a|an|the)\s+(?:[a-z][\w-]*\s+){0,2}?)?\s*(dataset|datasets|corpus|benchmark|benchmarks|suite|"
+    r"environment|environments)\b", re.I)
 _CONTEXT_TYPES = {"dataset": "Dataset", "datasets": "Dataset", "corpus": "Dataset"}
 
 # Priorities when candidates overlap: the statistical model's spans win (they follow the gold's
@@ -129,10 +132,17 @@ class EntityComponent:
         except BudgetExceeded as exc:
             resolved = sorted((*c, False) for c in set(cleaned) if c[3] == "model")
             notes.append(f"rule mentions dropped, model mentions kept: overlap resolution {exc}")
+        # A name the abstract calls a dataset or benchmark once ("KITAB, a new dataset") is one
+        # in every sentence of it: the NER types its later mentions alone, often as a Method.
+        said = {}
+        for start, end, *_ in resolved:
+            context = _context_type(text, end)
+            if context:
+                said.setdefault(normalize_key(text[start:end]), context)
         for start, end, kind, origin, nested in resolved:
             index = max(bisect_right(sentence_starts, start) - 1, 0)
             s_start, s_end = sentences[index]
-            kind = _context_type(text, end) or kind
+            kind = _context_type(text, end) or said.get(normalize_key(text[start:end])) or kind
             anchor = max(role_anchor.get(start, start), s_start)
             role = role_for(sentence_texts[index], anchor - s_start, end - s_start, origin=origin)
             if role == "proposed" and origin != "proposal" and normalize_key(text[start:end]) in self.type_by_key:
@@ -164,7 +174,7 @@ class EntityComponent:
 
     @lru_cache(maxsize=1 << 16)  # noqa: B019 - one component per pipeline; names recur across abstracts
     def _acceptable(self, name: str, known: bool) -> bool:
-        if is_generic(name):
+        if is_generic(name) or is_non_entity(name):
             return False
         # The candidate filter: a name the gazetteer knows is an entity whatever its form.
         return known or normalize_key(name) in self.type_by_key or not reject_reason(name)
