@@ -50,7 +50,7 @@ FEATURES = (
     "bias", *(f"type_{t}" for t in ENTITY_TYPES), *(f"origin_{o}" for o in ORIGINS), "model_only",
     "known", "record", "log_mentions", "coined", "words_1", "words_2", "words_3", "lower_case",
     "has_digit", "ing_opening", "hyphen_modifier", "generic_head", "acronym_defined", "in_title",
-    "first_sentence", "role_proposed", "role_used", "log_chars",
+    "first_sentence", "role_proposed", "role_used", "log_chars", "list_only_named",
 )
 
 
@@ -92,6 +92,9 @@ def confidence_features(context: PaperContext, entity: PaperEntity, *, known: bo
     flags["role_proposed"] = float(entity.role == "proposed")
     flags["role_used"] = float(entity.role == "used")
     flags["log_chars"] = math.log1p(len(entity.name))
+    # Found by a list lookup alone: a capitalised name there ("Llama 2") is mostly right, a
+    # lower-case one mostly a generic word the lists hold; a linear model cannot form this itself.
+    flags["list_only_named"] = float("gazetteer" in origins and "model" not in origins and not flags["lower_case"])
     return [flags[f] for f in FEATURES]
 
 
