@@ -29,7 +29,7 @@ from paperkg.atomic import atomic_write_text
 from paperkg.extract.evaluate.papers import gold_forms, gold_hits, score_papers
 from paperkg.extract.learn.roles import softmax_weights
 from paperkg.extract.read.gold import GoldPaper, read_paper_gold
-from paperkg.extract.resolve.confidence import CONFIDENCE_FILE, ConfidenceModel, entity_rows, keep_confident
+from paperkg.extract.resolve.confidence import CONFIDENCE_FILE, ConfidenceModel, curated_keys, entity_rows, keep_confident
 from paperkg.types import Extraction
 
 #: Train is cut into this many parts; each out-of-fold NER learns from all but one and extracts that one.
@@ -144,7 +144,7 @@ def cut_curve(gold: Sequence[GoldPaper], extractions: Sequence[Extraction],
     """The whole pipeline's paper-level scores at each ``--min-confidence`` in ``cuts``."""
     curve = []
     for cut in cuts:
-        report = score_papers(gold, [keep_confident(x, cut) for x in extractions])
+        report = score_papers(gold, [keep_confident(x, cut, curated_keys()) for x in extractions])
         curve.append({"min_confidence": cut, "core_recall": round(report.core_recall.value, 3),
                       "precision": round(report.precision.value, 3), "proposed_f1": round(report.proposed_f1, 3),
                       "type_accuracy": round(report.type_accuracy.value, 3),

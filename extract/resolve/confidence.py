@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -154,18 +155,46 @@ def assign_confidence(extractions: Sequence[Extraction], model: ConfidenceModel 
     ]
 
 
-def keep_confident(extraction: Extraction, min_confidence: float) -> Extraction:
-    """``extraction`` without the entities whose confidence is below ``min_confidence`` (an
-    entity without a confidence is kept).
+@lru_cache(maxsize=1)
+def curated_keys() -> frozenset[str]:
+    """The keys of the curated table: standard concepts chosen by hand ("diffusion model"), kept
+    whatever their confidence where an abstract names them, so that every paper naming one is
+    found by it."""
+    from paperkg.extract.resolve.canonical import known_tables
 
-    >>> from paperkg.types import Paper
-    >>> a = PaperEntity("a", "A", "Method", "used", (), "", confidence=0.9)
-    >>> b = PaperEntity("b", "B", "Method", "used", (), "", confidence=0.1)
-    >>> x = Extraction(Paper("p", "text"), "p", (a, b))
-    >>> [e.name for e in keep_confident(x, 0.3).entities]
-    ['A']
+    return frozenset(known_tables().curated_aliases.values())
+
+
+def keep_confident(extraction: Extraction, min_confidence: float, keep: frozenset[str] = frozenset()) -> Extraction:
+    """``extraction`` without the entities whose confidence is below ``min_confidence``, except
+    those whose key is in ``keep`` (an entity without a confidence is kept). A mention that was
+    nested only inside a dropped entity's span is no longer nested.
+
+    >>> from paperkg.types import Mention, Paper
+    >>> inner = Mention(7, 18, "Transformer", "Method", "transformer", "used", "", nested=True)
+    >>> a = PaperEntity("transformer", "Transformer", "Method", "used", (inner,), "", confidence=0.9)
+    >>> b = PaperEntity("sparse transformer", "Sparse Transformer", "Method", "used",
+    ...                 (Mention(0, 18, "Sparse Transformer", "Method", "sparse transformer", "used", ""),), "", confidence=0.1)
+    >>> x = keep_confident(Extraction(Paper("p", "Sparse Transformer"), "p", (a, b)), 0.3)
+    >>> [(e.name, e.mentions[0].nested) for e in x.entities]
+    [('Transformer', False)]
     """
     if min_confidence <= 0:
         return extraction
-    kept = tuple(e for e in extraction.entities if e.confidence is None or e.confidence >= min_confidence)
-    return extraction if len(kept) == len(extraction.entities) else replace(extraction, entities=kept)
+    kept = tuple(e for e in extraction.entities
+                 if e.confidence is None or e.confidence >= min_confidence or e.key in keep)
+    if len(kept) == len(extraction.entities):
+        return extraction
+    spans = sorted({(m.start, m.end) for e in kept for m in e.mentions})
+    starts = [s for s, _ in spans]
+
+    def inside_another(m) -> bool:
+        # Spans starting at or before m's start; few per mention, as spans rarely nest deeply.
+        return any((s, e) != (m.start, m.end) and e >= m.end for s, e in spans[: bisect_right(starts, m.start)])
+
+    kept = tuple(
+        e if not any(m.nested for m in e.mentions)
+        else replace(e, mentions=tuple(replace(m, nested=inside_another(m)) if m.nested else m for m in e.mentions))
+        for e in kept
+    )
+    return replace(extraction, entities=kept)

@@ -34,7 +34,7 @@ from paperkg.extract.nlp.guard import split_punctuation_runs
 from paperkg.extract.nlp.markup import mask_markup
 from paperkg.extract.nlp.records import DocMentions, doc_record
 from paperkg.extract.resolve.canonical import Resolved, resolve_stream
-from paperkg.extract.resolve.confidence import DEFAULT_MIN_CONFIDENCE, assign_confidence, keep_confident
+from paperkg.extract.resolve.confidence import DEFAULT_MIN_CONFIDENCE, assign_confidence, curated_keys, keep_confident
 from paperkg.extract.resolve.roles import assign_roles
 from paperkg.extract.results.extract import with_results
 from paperkg.extract.run.store import BATCH, ExtractionStore, StoredDocs, extractor_version, text_hash
@@ -181,7 +181,7 @@ def _roles_and_results(records: Iterator[Extraction], use_model: bool, min_confi
         # build has no confidence to give.
         roled = assign_roles(batch)
         for extraction in assign_confidence(roled) if use_model else roled:
-            yield with_results(keep_confident(extraction, min_confidence))
+            yield with_results(keep_confident(extraction, min_confidence, curated_keys()))
 
 
 def extract_papers(
