@@ -37,8 +37,9 @@ from typing import Any, Iterable, Sequence
 
 import networkx as nx
 
-from paperkg.atomic import REPLACE, atomic_open, atomic_write_text
+from paperkg.atomic import REPLACE, atomic_open, atomic_write_text, file_mode
 from paperkg.errors import GraphError
+from paperkg.graph.export_set import NEO4J_ADMIN_FILES, write_set
 from paperkg.queries.offline import paper_communities, strip_entity_prefix
 from paperkg.graph.build import DERIVED_EDGES
 from paperkg.types import ENTITY_TYPES, RESULT_EDGES
@@ -181,6 +182,10 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
     """Write the CSVs, ``constraints.cypher`` and ``import.sh`` into ``out_dir``; returns their paths.
     ``array_delimiter`` defaults to :func:`pick_array_delimiter`; ``import.sh`` names it.
 
+    The files are one export set (:func:`paperkg.graph.export_set.write_set`, merged into a
+    build's set when ``out_dir`` holds one): a killed export leaves the previous CSVs and
+    ``import.sh`` or the new ones, never new nodes beside old relationships.
+
     Raises :class:`GraphError` for an entity type or role outside the closed sets, or an array
     element that contains the given ``array_delimiter``.
     """
@@ -188,8 +193,6 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
         array_delimiter = pick_array_delimiter(graph)
     if len(array_delimiter) != 1 or array_delimiter in ',"\n\r':
         raise GraphError(f"the array delimiter must be one character other than , \" and newline, got {array_delimiter!r}")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     communities = paper_communities(graph)
 
     def papers():
@@ -247,24 +250,32 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
             if d["kind"] in DERIVED_TYPES and graph.nodes[u]["kind"] == "Entity":
                 yield (graph.nodes[u]["key"], graph.nodes[v]["key"], d["kind"], int(d["count"]))
 
-    written = {}
-    for key, header, rows in (("papers", PAPER_HEADER, papers()), ("entities", ENTITY_HEADER, entities()),
-                              ("results", RESULT_HEADER, results()),
-                              ("paper_entity", PAPER_ENTITY_HEADER, paper_entity()),
-                              ("related_to", RELATED_TO_HEADER, related_to()),
-                              ("paper_result", PAPER_RESULT_HEADER, paper_result()),
-                              ("result_entity", RESULT_ENTITY_HEADER, result_entity()),
-                              ("entity_entity", ENTITY_ENTITY_HEADER, entity_entity())):
-        written[key] = out / FILES[key]
-        _write_csv(written[key], header, rows, array_delimiter)
+    def write(folder: Path) -> dict[str, Path]:
+        written = {}
+        for key, header, rows in (("papers", PAPER_HEADER, papers()), ("entities", ENTITY_HEADER, entities()),
+                                  ("results", RESULT_HEADER, results()),
+                                  ("paper_entity", PAPER_ENTITY_HEADER, paper_entity()),
+                                  ("related_to", RELATED_TO_HEADER, related_to()),
+                                  ("paper_result", PAPER_RESULT_HEADER, paper_result()),
+                                  ("result_entity", RESULT_ENTITY_HEADER, result_entity()),
+                                  ("entity_entity", ENTITY_ENTITY_HEADER, entity_entity())):
+            written[key] = folder / FILES[key]
+            _write_csv(written[key], header, rows, array_delimiter)
+        written["constraints"] = atomic_write_text(folder / "constraints.cypher", statement("constraints"))
+        written["import"] = atomic_write_text(folder / "import.sh", _import_script(database, array_delimiter))
+        written["import"].chmod(file_mode(executable=True))  # staged: the mode lands with the file
+        return written
 
     from paperkg.queries.runner import statement
 
-    written["constraints"] = out / "constraints.cypher"
-    atomic_write_text(written["constraints"], statement("constraints"))
-    written["import"] = out / "import.sh"
+    # Merged, so a build's graph.json and pages in the same folder stay; replaces: the CSVs an
+    # older export left that this one lacks go, and no other file.
+    return write_set(out_dir, write, replaces=NEO4J_ADMIN_FILES, merge=True)
+
+
+def _import_script(database: str, array_delimiter: str) -> str:
     command = import_command(Path("."), database=database, array_delimiter=array_delimiter)
-    atomic_write_text(written["import"], (
+    return (
         "#!/bin/sh\n"
         "# Bulk import of this paperkg graph into a STOPPED Neo4j 5 (it replaces the database), then\n"
         "# the constraints once the server runs again. Run from any directory. Uses neo4j-admin when\n"
@@ -278,6 +289,4 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
         f"  paperkg neo4j import . --database {shlex.quote(database)} --array-delimiter {shlex.quote(array_delimiter)}\n"
         "fi\n"
         "# after starting Neo4j:  paperkg cypher < constraints.cypher   (or: paperkg load graph.json)\n"
-    ))
-    written["import"].chmod(0o755)
-    return written
+    )

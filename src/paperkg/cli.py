@@ -8,8 +8,11 @@ any extraction starts.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import logging
+import os
 import re
 import sys
 from pathlib import Path
@@ -20,7 +23,7 @@ import paperkg
 from paperkg.api import stage_line, timed
 from paperkg.build_record import previous_build, replacing
 from paperkg.errors import PaperKGError
-from paperkg.graph.export_set import InterruptedAfterCommit
+from paperkg.graph.export_set import InterruptedAfterCommit, holding
 from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, MAX_MAX_CHARS
 from paperkg.extract.resolve.confidence import DEFAULT_MIN_CONFIDENCE
 from paperkg.paths import check_output_dir, check_output_file, output_folder
@@ -282,11 +285,19 @@ def stats(graph_file, top, as_json, pairs_file):
 @click.option("--title", default=None, help="Page title.")
 def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges, max_focus_nodes, title):
     """Write the offline HTML explorer of a saved graph (topic map, entity map, similarity map, focus)."""
+    from paperkg.graph.explorer.render import is_dir_target
+
     out = output_folder(out)
-    pages = paperkg.load(graph_file).to_html(
-        out, view=view, focus=focus, hops=hops, max_entities=max_entities, max_papers=max_papers,
-        max_edges=max_edges, max_focus_nodes=max_focus_nodes, title=title,
-    )
+    folder = out if is_dir_target(out) else out.parent
+    # Pages merged into the graph's own set are drawn from that set's graph: a build of the
+    # folder waits until they are in (issue 21, M2). Another folder's lock is not held, as two
+    # html runs crossing two folders would each wait for the other.
+    same = os.path.realpath(folder) == os.path.realpath(graph_file.parent)
+    with holding(folder) if same else contextlib.nullcontext():
+        pages = paperkg.load(graph_file).to_html(
+            out, view=view, focus=focus, hops=hops, max_entities=max_entities, max_papers=max_papers,
+            max_edges=max_edges, max_focus_nodes=max_focus_nodes, title=title,
+        )
     for page in pages:
         click.echo(f"wrote {page}", err=True)
 
@@ -533,6 +544,15 @@ def _one_line(exc: click.ClickException) -> str:
     return message
 
 
+def _os_line(exc: OSError) -> str:
+    names = [os.fsdecode(n) if isinstance(n, (str, bytes, os.PathLike)) else str(n)
+             for n in (exc.filename, exc.filename2) if n is not None]
+    where = ": ".join(names).replace("\n", "\\n").replace("\r", "\\r")
+    code = errno.errorcode.get(exc.errno, "") if exc.errno else ""
+    reason = re.sub(r"\s+", " ", exc.strerror or str(exc) or type(exc).__name__).strip()
+    return f"{where + ': ' if where else ''}{reason}{f' ({code})' if code else ''}"
+
+
 def main() -> None:
     """Console entry point: run the CLI, turning paperkg errors into one-line messages."""
     try:
@@ -549,6 +569,11 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except PaperKGError as exc:
         click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except OSError as exc:
+        # The last resort for a system error no command turned into a paperkg one (an I/O error,
+        # no usable temporary folder): still one line, naming the path and the errno.
+        click.echo(f"error: {_os_line(exc)}", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)

@@ -22,6 +22,8 @@ import tempfile
 from collections.abc import Sequence
 from typing import Iterable, Iterator, TypeVar
 
+from paperkg.errors import output_error
+
 T = TypeVar("T")
 
 
@@ -56,9 +58,17 @@ class Spill(Sequence):
 
     def _flush(self) -> None:
         if self._pending:
-            self._file.seek(0, 2)
-            self._offsets.append(self._file.tell())
-            pickle.dump(self._pending, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+            offset = self._file.seek(0, 2)
+            try:
+                pickle.dump(self._pending, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+                self._file.flush()  # a full disk is met here, not at some later read
+            except OSError as exc:
+                # The temporary folder is full (TMPDIR): one line naming it, not a traceback.
+                error = output_error(exc, tempfile.gettempdir(), " (the build's temporary records; TMPDIR names another folder)")
+                if error is exc:
+                    raise
+                raise error from exc
+            self._offsets.append(offset)
             self._ends.append(self._length)
             self._pending = []
 
