@@ -15,7 +15,7 @@ same floor (nothing an earlier part left behind, imports included, is counted or
 ``--speed ROUNDS`` instead times the whole set written in turn (``n_process=1``) against the
 writers in forked processes (``n_process=0``), alternating within one run (which goes first
 alternates too, so a busy neighbour weighs on both): wall and CPU seconds (this process and its
-children), and the ratios of the medians.
+children), and per round the ratio of its two runs (parallel / serial), with their median.
 The RSS growth does not show what a part allocates inside free heap the build left behind;
 ``--tracemalloc`` adds the peak of Python allocations per part (slower), which does. The export's own files hold no timestamps: the figures, not the
 files, are this script's output.
@@ -109,10 +109,13 @@ def speed(kg, out: Path, rounds: int) -> dict:
             print(f"  {mode}: {runs[mode][-1]['wall_s']} s wall, {runs[mode][-1]['cpu_s']} s CPU", file=sys.stderr)
     median = {mode: {key: statistics.median(run[key] for run in rows) for key in ("wall_s", "cpu_s")}
               for mode, rows in runs.items()}
-    return {"rounds": rounds, "runs": runs, "median": median,
+    # Each round's two runs are next to each other in time: their ratio sees the same neighbours.
+    paired = [{key: round(p[key] / s[key], 3) for key in ("wall_s", "cpu_s")}
+              for s, p in zip(runs["serial"], runs["parallel"])]
+    return {"rounds": rounds, "runs": runs, "median": median, "round_ratios": paired,
             "largest_child_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024),
-            "parallel_over_serial_wall": round(median["parallel"]["wall_s"] / median["serial"]["wall_s"], 3),
-            "parallel_over_serial_cpu": round(median["parallel"]["cpu_s"] / median["serial"]["cpu_s"], 3)}
+            "parallel_over_serial_wall": statistics.median(r["wall_s"] for r in paired),
+            "parallel_over_serial_cpu": statistics.median(r["cpu_s"] for r in paired)}
 
 
 def main(argv: list[str] | None = None) -> int:
