@@ -229,7 +229,7 @@ class KnowledgeGraph:
 
         return write_neo4j_admin(self.graph, out_dir, array_delimiter=array_delimiter)
 
-    def export(self, out_dir: PathLike, *, html: bool = True) -> dict[str, Path]:
+    def export(self, out_dir: PathLike, *, html: bool = True, n_process: int = 0) -> dict[str, Path]:
         """Write every export into ``out_dir`` as one set: graph.json, graph.graphml,
         mentions.jsonl, resolution.jsonl (the entity-resolution report, for a graph built in
         this process), paperkg-manifest.json and (``html=True``) the explorer pages.
@@ -238,9 +238,14 @@ class KnowledgeGraph:
         of the previous set the new one lacks (pages after ``html=False``, old focus pages) are
         removed (see :mod:`paperkg.graph.export_set`). The manifest records each file's sha256
         and ``graphml_replaced_characters``, the characters XML 1.0 could not hold.
+
+        The files are written side by side in ``n_process`` forked processes (0: one per usable
+        core from 500 papers on; 1: one after the other in this process), the same bytes either
+        way (see :mod:`paperkg.forked`).
         """
         # EXPORT_FILES: what export writes; an earlier build's files the new set lacks are removed,
         # also in a folder written before manifests existed.
+        from paperkg.forked import run_writers, writer_processes
         from paperkg.graph.export_set import EXPORT_FILES, write_set
 
         replaced = {}
@@ -248,15 +253,20 @@ class KnowledgeGraph:
             replaced["build"] = self.build_record.to_json(out_dir, html=html)
 
         def write(folder: Path) -> dict[str, Path]:
-            written = {"graph": self.save(folder / "graph.json")}
-            written["graphml"] = folder / "graph.graphml"
-            replaced["graphml_replaced_characters"] = write_graphml(self.graph, written["graphml"])
-            written["mentions"] = self.to_mentions_jsonl(folder / "mentions.jsonl")
+            # The longest first (in a 100k build: pages 39% of the CPU, GraphML 31%, mentions 19%).
+            writers = [("html", lambda: self.to_html(folder))] if html else []
+            writers += [("graphml", lambda: write_graphml(self.graph, folder / "graph.graphml")),
+                        ("mentions", lambda: self.to_mentions_jsonl(folder / "mentions.jsonl")),
+                        ("graph", lambda: self.save(folder / "graph.json"))]
             if self.extractions:
-                written["resolution"] = write_resolution(self.resolution, folder / "resolution.jsonl")
-            if html:
-                for page in self.to_html(folder):
-                    written[f"html:{page.name}"] = page
+                writers.append(("resolution", lambda: write_resolution(self.resolution, folder / "resolution.jsonl")))
+            done = run_writers(writers, writer_processes(n_process, len(paper_nodes(self.graph)), len(writers)))
+            replaced["graphml_replaced_characters"] = done["graphml"]
+            written = {"graph": done["graph"], "graphml": folder / "graph.graphml", "mentions": done["mentions"]}
+            if "resolution" in done:
+                written["resolution"] = done["resolution"]
+            for page in done.get("html", ()):
+                written[f"html:{page.name}"] = page
             return written
 
         return write_set(out_dir, write, replaces=EXPORT_FILES, info=replaced)
@@ -391,7 +401,7 @@ def _rebuild(record: BuildRecord, out_dir: PathLike, paths: list, exclude: list,
     kg = build(paths, top_k=record.top_k, use_model=record.use_model, max_chars=record.max_chars,
                min_confidence=record.min_confidence, store=record.store or Path(out_dir) / STORE_NAME, exclude=exclude, **run)
     with timed([], "export", stage_line if run["progress"] else None):
-        kg.export(out_dir, html=record.html)
+        kg.export(out_dir, html=record.html, n_process=run["n_process"])
     return kg
 
 

@@ -59,7 +59,8 @@ def _print_report(report: ReadReport) -> None:
 input_args = click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
 n_process_opt = click.option("--n-process", default=0, show_default="0: auto", type=click.IntRange(min=0),
                              help="Extraction worker processes; 0: one per usable core (at most 4) when 500 or more "
-                                  "papers need extracting, else 1.")
+                                  "papers need extracting, else 1. The exports are written by as many (0: one per "
+                                  "usable core from 500 papers on).")
 no_model_opt = click.option("--no-model", is_flag=True, help="Rules and gazetteers only, without the trained NER (faster, lower recall).")
 max_chars_opt = click.option("--max-chars", default=DEFAULT_MAX_CHARS, show_default=True,
                              type=click.IntRange(1, MAX_MAX_CHARS),
@@ -152,7 +153,7 @@ def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_
     if line:  # building other papers into a folder replaces its graph: never without a word
         click.echo(line, err=True)
     with timed([], "export", stage_line if progress else None):
-        written = kg.export(out_dir, html=html)
+        written = kg.export(out_dir, html=html, n_process=n_process)
     _print_build(kg, out_dir, [f"wrote {written[name]}" for name in sorted(written)])
 
 
