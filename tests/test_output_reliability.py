@@ -33,6 +33,7 @@ import paperkg
 import paperkg.errors as errors
 from paperkg.graph import export_set
 from paperkg.graph.export_set import COMMIT_DIR, MANIFEST, read_manifest, verify
+from paperkg.queries import neo4j_admin
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "abstracts.txt"
@@ -215,14 +216,13 @@ def test_m2_html_into_the_graphs_folder_is_drawn_from_the_graph_it_lands_beside(
         assert page_papers(out / page) == 8, page
 
 
-NEO4J_ADMIN = export_set.NEO4J_ADMIN_FILES
+NEO4J_ADMIN = (*neo4j_admin.FILES.values(), "constraints.cypher", "import.sh")
 
 
 def test_m3_the_neo4j_admin_names_are_the_files_it_writes(graphs, tmp_path):
-    from paperkg.queries.neo4j_admin import write_neo4j_admin
-
-    written = write_neo4j_admin(graphs[0].graph, tmp_path / "csv")
-    assert sorted(p.name for p in written.values()) == sorted(NEO4J_ADMIN)
+    """The export set's list of them (the only CSVs it may replace) is what the export writes."""
+    written = neo4j_admin.write_neo4j_admin(graphs[0].graph, tmp_path / "csv")
+    assert sorted(p.name for p in written.values()) == sorted(NEO4J_ADMIN) == sorted(export_set.NEO4J_ADMIN_FILES)
     assert visible(tmp_path / "csv") == {*NEO4J_ADMIN, MANIFEST} and verify(tmp_path / "csv") == []
 
 
@@ -257,11 +257,13 @@ def test_m3_a_real_kill_9_at_each_rename_of_a_neo4j_admin_export(graphs, tmp_pat
     old_json, new_json = old.save(tmp_path / "old.json"), new.save(tmp_path / "new.json")
     cmd = [sys.executable, "-c", "from paperkg.cli import main; main()", "export", new_json, "--format", "neo4j-admin"]
 
-    def old_set(out: Path) -> Path:
-        assert run("export", old_json, "--format", "neo4j-admin", out).returncode == 0
-        return out
+    exported = run("export", old_json, "--format", "neo4j-admin", tmp_path / "before")
+    assert exported.returncode == 0, exported.stderr
+    before = _contents(tmp_path / "before")
 
-    before = _contents(old_set(tmp_path / "before"))
+    def old_set(out: Path) -> Path:
+        return Path(shutil.copytree(tmp_path / "before", out))
+
     assert run(*cmd[3:], tmp_path / "after").returncode == 0
     after = _contents(tmp_path / "after")
     assert before["papers.csv"] != after["papers.csv"] and before["related_to.csv"] != after["related_to.csv"]
@@ -276,17 +278,20 @@ def test_m3_a_real_kill_9_at_each_rename_of_a_neo4j_admin_export(graphs, tmp_pat
     syscall = renames[-1][0]
     count = sum(1 for name, _ in renames if name == syscall)
     assert count >= len(NEO4J_ADMIN)
-    outcomes = []
+    outcomes, mixed, unverified = [], [], []
     for when in range(1, count + 1):
         out = old_set(tmp_path / f"out{when}")
         killed = subprocess.run(["strace", "-f", "-qq", "-o", os.devnull, "-e", f"trace={syscall}", "-e",
                                  f"inject={syscall}:signal=KILL:when={when}", *cmd, out], capture_output=True, text=True)
         assert killed.returncode != 0, f"the export was not killed at rename {when}"
         found = _contents(out)
-        assert found in (before, after), (f"killed at rename {when}: a mix, new "
-                                          f"{sorted(n for n in found if found[n] == after[n] != before[n])}")
-        assert verify(out) == [], f"killed at rename {when}"
+        if found not in (before, after):
+            mixed.append((when, sorted(n for n in found if found[n] == after[n] != before[n])))
+        if verify(out):
+            unverified.append((when, verify(out)))
         outcomes.append("new" if found == after else "old")
+    assert mixed == [], f"(rename, the new files beside old ones) of {count} renames"
+    assert unverified == []
     assert "old" in outcomes and "new" in outcomes, outcomes
 
 
