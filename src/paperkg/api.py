@@ -211,16 +211,18 @@ class KnowledgeGraph:
         return write_html(self.graph, output_folder(path), **options)  # '' would become '.' past here
 
     def to_neo4j(self, uri: str | None = None, user: str | None = None, password: str | None = None,
-                 database: str | None = None, *, batch_size: int = 10_000, progress: bool = True):
+                 database: str | None = None, *, batch_size: int = 10_000, progress: bool = True,
+                 lock_timeout: float = 3600.0):
         """Load into Neo4j (idempotent, incremental); returns a ``LoadReport``.
 
         Connection settings default to ``NEO4J_URI/USER/PASSWORD/DATABASE``; arguments override.
+        Waits up to ``lock_timeout`` seconds for other loads into the database to finish.
         """
         from paperkg.queries.loader import load_graph
         from paperkg.queries.runner import Neo4jSettings
 
         settings = Neo4jSettings.from_env(uri=uri, user=user, password=password, database=database)
-        return load_graph(self.graph, settings, batch_size=batch_size, progress=progress)
+        return load_graph(self.graph, settings, batch_size=batch_size, progress=progress, lock_timeout=lock_timeout)
 
     def to_neo4j_admin(self, out_dir: PathLike, *, array_delimiter: str | None = None) -> dict[str, Path]:
         """Node and relationship CSVs (and import.sh) for ``neo4j-admin database import full``;

@@ -434,17 +434,20 @@ def neo4j_connection_opts(func):
 @click.argument("graph_file", type=click.Path(path_type=Path))
 @click.option("--batch-size", default=10_000, show_default=True, type=click.IntRange(min=1),
               help="Nodes or relationships per write transaction.")
+@click.option("--lock-timeout", default=3600.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
+              metavar="SECONDS", help="How long to wait for other loads into the database to finish.")
 @neo4j_connection_opts
 @progress_opt
-def load_command(graph_file, batch_size, uri, user, password, database, progress):
+def load_command(graph_file, batch_size, lock_timeout, uri, user, password, database, progress):
     """Load a saved graph (GRAPH_FILE, e.g. out/graph.json) into Neo4j.
 
     Idempotent (loading again changes nothing) and incremental (papers already in the database
     stay; the file is the truth for the papers it contains); MERGE-only, so a killed load can
-    simply be re-run and loads may run at once: all end with the counts of one clean load.
+    simply be re-run. Loads into one database run one at a time: a load started while another
+    runs waits for it (saying so), so loads started at once end as if run one after the other.
     """
     report = paperkg.load(graph_file).to_neo4j(uri=uri, user=user, password=password, database=database,
-                                               batch_size=batch_size, progress=progress)
+                                               batch_size=batch_size, progress=progress, lock_timeout=lock_timeout)
     click.echo(report.describe(), err=True)
 
 
