@@ -68,6 +68,8 @@ _DEFAULT_OPTIONS: dict[str, Any] = {
     "vectors_words": 20000,
     "vectors_dim": 64,
     "vectors_epochs": 5,
+    "distant_file": "",
+    "distant_repeat": 1,
     "pretrain_epochs": 0,
     "pretrain_files": ["iclr2024.jsonl", "icml2024.jsonl", "neurips2023.jsonl"],
     "pretrain_include_train": True,
@@ -440,6 +442,12 @@ def train_model(
     ]
     examples *= max(1, int(options["full_repeat"]))
     log(f"{len(examples)} fully annotated train docs ({', '.join(n for n, _ in full)})")
+    if options["distant_file"]:
+        from paperkg.extract.learn.distant import distant_example, read_distant
+
+        distant = read_distant(Path(options["distant_file"]))
+        examples += [distant_example(blank, r["text"], r["spans"]) for r in distant] * max(1, int(options["distant_repeat"]))
+        log(f"{len(distant)} partially labelled unlabeled abstracts ({options['distant_file']})")
 
     if partial and mode != "drop":
         if mode in ("outside", "positive"):
