@@ -21,6 +21,7 @@ PICKS = {
     "environment": re.compile(r"\b(?:CartPole|Humanoid)\b"),
     "release": re.compile(r"\bwe (?:introduce|present|release|propose) ([A-Z][\w\-]+), an? (?:new |novel |comprehensive |"
                           r"large-scale |challenging )*(dataset|benchmark)\b"),
+    "url": re.compile(r"https?://github\.com/\S+"),
     "dubbed": re.compile(r"\b(?:dubbed|termed|named|called) ([A-Z][a-z]*[A-Z][\w\-]*)"),
 }
 PER_CLASS = 20
@@ -54,6 +55,16 @@ def test_non_entities_never_become_entities(picked, group: str) -> None:
     assert len(picked[group]) >= 5
     wrong = sorted({e.name for e in _entities(picked[group]) if is_non_entity(e.name)})
     assert wrong == []
+
+
+def test_no_mention_lies_inside_a_web_address(picked) -> None:
+    """Repository and account names in a code link ("2024-ICML-TAC", "RethinkTinyLM") are no entities."""
+    from paperkg.extract.nlp.filtering import outside_urls
+
+    assert len(picked["url"]) >= 5
+    inside = [(paper.abstract[m.start:m.end]) for paper, x in picked["url"] for e in x.entities for m in e.mentions
+              if not outside_urls(paper.abstract, [(m.start, m.end)])]
+    assert inside == []
 
 
 def test_a_modified_noun_phrase_stays_an_entity(picked) -> None:

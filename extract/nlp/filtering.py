@@ -8,6 +8,7 @@ A name the gazetteer knows is never rejected (the pipeline checks that before ca
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 
 from paperkg.extract.nlp.markup import clean_name, widen_to_markup
@@ -151,7 +152,7 @@ _FIELD_NAMES = frozenset({"machine learning"})
 
 #: Names that are never an entity, whatever list holds them: modifiers on their own (the noun
 #: phrase they modify decides: "zero-shot classification", not "zero-shot"), hardware, vendors
-#: and code hosts, venues from citations, and LaTeX residue ("dot" from ``\ldots``). The train
+#: and code hosts, venues from citations, file formats, and LaTeX residue ("dot" from ``\ldots``). The train
 #: gold annotates none of them as a name.
 NON_ENTITY_NAMES = frozenset(
     """
@@ -161,9 +162,35 @@ NON_ENTITY_NAMES = frozenset(
     data-driven task-agnostic model-agnostic
     cpu cpus gpu gpus tpu tpus nvidia intel amd github gitlab a100 h100 v100 cuda
     soda neurips icml iclr cvpr iccv eccv acl emnlp naacl aaai ijcai kdd stoc focs colt arxiv
+    corl uai aistats icra iros wacv coling sigir wsdm miccai interspeech icassp
+    csv tsv json jsonl xml pdf html
     dot dots ldots cdots cdot
     """.split()
 )
+
+
+#: A web address as abstracts give code and data ("https://github.com/x/RethinkTinyLM"): the
+#: repository and account names in it are no mentions.
+_URL = re.compile(r"(?:https?://|www\.)[^\s)\]}>,;]+|\b(?:github|gitlab|huggingface|bitbucket)\.(?:com|co|io|org)/[^\s)\]}>,;]+", re.I)
+
+
+def outside_urls(text: str, candidates: list[tuple]) -> list[tuple]:
+    """The candidates ``(start, end, ...)`` that overlap no web address of ``text``.
+
+    >>> text = "Code: https://github.com/lab/RethinkTinyLM. We use SAC."
+    >>> [text[c[0]:c[1]] for c in outside_urls(text, [(29, 42, "Method"), (51, 54, "Method")])]
+    ['SAC']
+    """
+    urls = [m.span() for m in _URL.finditer(text)]
+    if not urls:
+        return candidates
+    starts = [start for start, _ in urls]
+    kept = []
+    for candidate in candidates:
+        index = bisect_right(starts, candidate[1] - 1) - 1
+        if index < 0 or urls[index][1] <= candidate[0]:
+            kept.append(candidate)
+    return kept
 
 
 def is_non_entity(name: str) -> bool:

@@ -26,7 +26,7 @@ from thinc.api import Model, NumpyOps
 from paperkg.errors import ExtractionError
 from paperkg.extract.nlp.abbreviations import find_abbreviations, find_short_forms
 from paperkg.extract.nlp.budget import BudgetExceeded, Steps
-from paperkg.extract.nlp.filtering import is_non_entity, reject_reason, trim_candidate
+from paperkg.extract.nlp.filtering import is_non_entity, outside_urls, reject_reason, trim_candidate
 from paperkg.extract.nlp.gazetteer import GazetteerEntry, load_gazetteer
 from paperkg.extract.nlp.normalize import is_generic, normalize_key, strip_vague_prefix, trim_span
 from paperkg.extract.nlp.rules import proposal_spans, role_for, type_from_head
@@ -126,7 +126,7 @@ class EntityComponent:
         # At a definition "long form (SF)", the short form takes the role of the long form.
         role_anchor = {a.short_start: a.long_start for a in abbreviations}
         mentions = []
-        cleaned = self._clean(text, candidates)
+        cleaned = self._clean(text, outside_urls(text, candidates))
         try:
             resolved = resolve_overlaps(cleaned, steps)
         except BudgetExceeded as exc:
