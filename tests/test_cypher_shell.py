@@ -282,7 +282,7 @@ def test_history_keeps_no_passwords_or_parameters_and_is_private(shell_env, tmp_
         end(pid, fd, status)
     text = history.read_text()
     assert "kept_before" in text and "kept_after" in text and ":params" in text
-    for leak in ("old-leak", "tok-leak", "pw-leak", "ALTER USER", ":param "):
+    for leak in ("old-secret", "tok-secret", "pw-secret", "ALTER USER", ":param "):
         assert leak not in text, (leak, text)
     assert stat.S_IMODE(history.stat().st_mode) == 0o600
 
