@@ -31,6 +31,7 @@ import json
 import os
 import re
 import secrets
+import signal
 import sys
 import tempfile
 import threading
@@ -58,7 +59,8 @@ class QueryCancelled(QueryError):
 
 
 class LeaveNow(PaperKGError):
-    """A second Ctrl-C came while a cancel was under way: leave without waiting for it."""
+    """A second Ctrl-C came while a cancel was under way: leave without waiting for it (the
+    server ends a transaction whose connection closes, so the statement stops all the same)."""
 
 
 def parse_param(text: str) -> tuple[str, Any]:
@@ -219,23 +221,25 @@ class Shell:
         # main thread stays free to terminate the transaction over a second connection. An
         # Event, not Thread.join: a join that Ctrl-C interrupts may leave is_alive() False.
         done = threading.Event()
-        threading.Thread(target=self._execute, args=(statement, token, outcome, done), daemon=True).start()
         try:
+            threading.Thread(target=self._execute, args=(statement, token, outcome, done), daemon=True).start()
             while not done.wait(0.1):
                 pass
         except KeyboardInterrupt:
             # The cancel runs in a thread too: a second Ctrl-C inside driver code can be lost
-            # (raised in a finalizer, it is only printed), in the waiting loop it is not.
+            # (raised in a finalizer, it is only printed), in the waiting loop it is not. The
+            # thread starts inside the try so that a second Ctrl-C right after the first leaves.
             failed: dict[str, Any] = {}
-            threading.Thread(target=self._terminate, args=(token, done, failed), daemon=True).start()
             try:
+                threading.Thread(target=self._terminate, args=(token, done, failed), daemon=True).start()
                 while not done.wait(0.1):
                     pass
             except KeyboardInterrupt:
                 raise LeaveNow() from None
             if "error" in failed:
                 raise failed["error"] from None
-            raise QueryCancelled(CANCELLED) from None
+            if "result" not in outcome:  # else it ended before the server got the cancel: show it
+                raise QueryCancelled(CANCELLED) from None
         if "error" in outcome:
             raise outcome["error"]
         keys, rows, summary = outcome["result"]
@@ -345,11 +349,16 @@ def run_shell(settings: Any = None, *, stdin: TextIO | None = None, out: TextIO 
             print(f"Connected to {s.uri} (database {s.database}) as {s.user}. :help for help, :exit to leave.", file=out)
             return _interactive(shell)
         return _script(shell, stdin)
-    except LeaveNow:
-        print(file=err)
-        return INTERRUPTED
     finally:
         driver.close()
+
+
+def _leaving() -> int:
+    """Status 130, and SIGINT ignored from here on: more Ctrl-C while the shell saves its
+    history and closes the driver would cut that short, with a traceback."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return INTERRUPTED
 
 
 def _do(shell: Shell, item: str) -> bool:
@@ -376,9 +385,9 @@ def _script(shell: Shell, stdin: TextIO) -> int:
                 return 1
             except QueryCancelled:
                 print(CANCELLED, file=shell.err)
-                return INTERRUPTED
-    except KeyboardInterrupt:  # between statements: nothing runs, nothing to cancel
-        return INTERRUPTED
+                return _leaving()
+    except (KeyboardInterrupt, LeaveNow):  # Ctrl-C between statements (nothing to cancel), or twice
+        return _leaving()
     return 0
 
 
@@ -396,7 +405,7 @@ def _interactive(shell: Shell) -> int:
             except KeyboardInterrupt:
                 print(file=shell.out)
                 if not splitter.pending:
-                    return INTERRUPTED
+                    return _leaving()
                 if secret("\n".join(splitter.buffer)):
                     history.forget_since(start)
                 splitter.reset()
@@ -419,6 +428,9 @@ def _interactive(shell: Shell) -> int:
                 except QueryCancelled:
                     print(CANCELLED, file=shell.err)
                     break
+                except LeaveNow:
+                    print(file=shell.out)
+                    return _leaving()
                 except KeyboardInterrupt:  # between the server's answer and the prompt: only output is lost
                     print("interrupted", file=shell.err)
                     break

@@ -194,6 +194,25 @@ def test_ctrl_c_cancels_the_running_statement_on_the_server(shell_env, neo4j_dri
         end(pid, fd, status)
 
 
+def test_a_second_ctrl_c_leaves_with_130_and_the_statement_stops(shell_env, neo4j_driver):
+    pid, fd = spawn_on_pty(shell_env)
+    status: list = []
+    try:
+        assert "cypher> " in read_until(fd, "cypher> ")
+        os.write(fd, LONG.format(alias="cancel_me_twice").encode())
+        assert wait_for(lambda: running(neo4j_driver, "cancel_me_twice"), 30), "the statement never started"
+        for _ in range(100):  # Ctrl-C until it leaves: the second lands during the cancel or at the prompt
+            os.kill(pid, signal.SIGINT)
+            code = exit_status(pid, timeout=0.05)
+            if code is not None:
+                status.append(code)
+                break
+        assert status == [130]
+        assert wait_for(lambda: not running(neo4j_driver, "cancel_me_twice"), 10), "the server still runs it"
+    finally:
+        end(pid, fd, status)
+
+
 def test_ctrl_c_drops_a_statement_being_typed(shell_env):
     pid, fd = spawn_on_pty(shell_env)
     status: list = []
