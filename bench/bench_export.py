@@ -1,7 +1,7 @@
 """Export memory: how much each part of ``KnowledgeGraph.export`` grows the RSS over the built graph.
 
     python bench/bench_export.py INPUTS... [--store STORE.sqlite] [--no-model] [--graph graph.json]
-                                 [--out DIR] [--json]
+                                 [--out DIR] [--json] [--speed ROUNDS]
 
 Builds the graph (``paperkg.build``; with ``--store`` the extraction is re-used from that store,
 so a 20k build is mostly resolution and linking), or loads ``--graph``, then writes each part of
@@ -12,6 +12,10 @@ the wall and CPU seconds, the peak RSS within the part and its growth over the R
 started with (a thread samples /proc/self/statm every 20 ms, as ``bench_scale.py`` does); freed
 each part runs in a child forked from the built state, so every growth is measured from the
 same floor (nothing an earlier part left behind, imports included, is counted or hidden).
+``--speed ROUNDS`` instead times the whole set written in turn (``n_process=1``) against the
+writers in forked processes (``n_process=0``), alternating within one run (which goes first
+alternates too, so a busy neighbour weighs on both): wall and CPU seconds (this process and its
+children), and per round the ratio of its two runs (parallel / serial), with their median.
 The RSS growth does not show what a part allocates inside free heap the build left behind;
 ``--tracemalloc`` adds the peak of Python allocations per part (slower), which does. The export's own files hold no timestamps: the figures, not the
 files, are this script's output.
@@ -22,6 +26,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -87,6 +93,31 @@ def parts(kg, out: Path):
     yield "kg.export (whole set)", lambda: kg.export(out / "set")
 
 
+def _cpu_with_children() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def speed(kg, out: Path, rounds: int) -> dict:
+    """Serial against forked writers, alternating, ``rounds`` times each: seconds and ratios."""
+    runs: dict[str, list[dict]] = {"serial": [], "parallel": []}
+    for round_ in range(rounds):
+        for mode in (("serial", "parallel") if round_ % 2 == 0 else ("parallel", "serial")):
+            t0, c0 = time.perf_counter(), _cpu_with_children()
+            kg.export(out / mode, n_process=1 if mode == "serial" else 0)
+            runs[mode].append({"wall_s": round(time.perf_counter() - t0, 2), "cpu_s": round(_cpu_with_children() - c0, 2)})
+            print(f"  {mode}: {runs[mode][-1]['wall_s']} s wall, {runs[mode][-1]['cpu_s']} s CPU", file=sys.stderr)
+    median = {mode: {key: statistics.median(run[key] for run in rows) for key in ("wall_s", "cpu_s")}
+              for mode, rows in runs.items()}
+    # Each round's two runs are next to each other in time: their ratio sees the same neighbours.
+    paired = [{key: round(p[key] / s[key], 3) for key in ("wall_s", "cpu_s")}
+              for s, p in zip(runs["serial"], runs["parallel"])]
+    return {"rounds": rounds, "runs": runs, "median": median, "round_ratios": paired,
+            "largest_child_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024),
+            "parallel_over_serial_wall": statistics.median(r["wall_s"] for r in paired),
+            "parallel_over_serial_cpu": statistics.median(r["cpu_s"] for r in paired)}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("inputs", nargs="*", type=Path)
@@ -98,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="also the peak Python allocation per part (tracemalloc; slower, and it "
                              "counts memory the RSS figure may not show: free heap the build left)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--speed", type=int, metavar="ROUNDS",
+                        help="time the whole set in turn against the forked writers, ROUNDS times each")
     add_record_option(parser)
     args = parser.parse_args(argv)
     if not args.inputs and not args.graph:
@@ -114,6 +147,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"graph: {g.number_of_nodes():,} nodes, {g.number_of_edges():,} edges "
           f"({time.perf_counter() - started:.0f} s to {'load' if args.graph else 'build'})", file=sys.stderr)
 
+    if args.speed:
+        with tempfile.TemporaryDirectory(prefix="bench-export-") as tmp:
+            figures = {"nodes": g.number_of_nodes(), "edges": g.number_of_edges(), "papers": len(kg.papers()),
+                       "usable_cores": len(os.sched_getaffinity(0)), **speed(kg, args.out or Path(tmp), args.speed)}
+        if args.record:
+            record("bench_export_speed", figures, argv=argv and ["bench/bench_export.py", *argv])
+        print(json.dumps(figures, indent=2))
+        return 0
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench-export-") as tmp:
         out = args.out or Path(tmp)

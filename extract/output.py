@@ -16,7 +16,7 @@ A result's slots are the ``key`` of one of the same record's entities (or null);
 the high end of a range ("2-3x"), else null. Results are in text order.
 
 Extra fields (``label``; an entity's ``key``, ``evidence``, ``pwc_id``, ``codesota_id``,
-``area`` and ``record_url``; a mention's ``role`` and ``nested``) are additions. Each entity
+``area``, ``record_url`` and ``confidence``; a mention's ``role`` and ``nested``) are additions. Each entity
 lists one mention per distinct occurrence; ``nested`` is true only for a mention strictly inside
 another, different span of the same abstract. A graph loaded from ``graph.json`` writes the
 same file from the graph (:func:`graph_records`), without a mention's ``role`` and ``nested``:
@@ -25,11 +25,10 @@ the graph does not keep them.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from paperkg.atomic import REPLACE, atomic_open
+from paperkg.atomic import REPLACE, atomic_open, json_line
 from paperkg.types import RESULT_EDGES, RESULT_SLOTS, Extraction, Result
 
 
@@ -50,6 +49,7 @@ def extraction_record(extraction: Extraction) -> dict:
                 "codesota_id": entity.codesota_id,
                 "area": entity.area,
                 "record_url": entity.record_url,
+                "confidence": entity.confidence,
                 "mentions": [
                     {"start": m.start, "end": m.end, "text": m.text, "role": m.role, "nested": m.nested}
                     for m in entity.mentions
@@ -90,7 +90,7 @@ def graph_records(graph: Any) -> Iterator[dict]:
             entity = graph.nodes[target]
             entities.append({
                 "name": entity.get("name"), "type": entity.get("type"), "role": data.get("role"),
-                "key": entity.get("key"), "evidence": data.get("evidence"),
+                "key": entity.get("key"), "evidence": data.get("evidence"), "confidence": data.get("confidence"),
                 **{name: entity.get(name) for name in ("pwc_id", "codesota_id", "area", "record_url")},
                 "mentions": [{"start": m[0], "end": m[1], "text": m[2]} for m in data.get("mentions") or []],
             })
@@ -118,5 +118,5 @@ def write_records(records: Iterable[dict], path: str | Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     with atomic_open(path, "w", errors=REPLACE) as handle:
         for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+            handle.write(json_line(record))
     return path

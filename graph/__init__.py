@@ -29,7 +29,8 @@ Edges
                            number of distinct occurrences, i.e. of mentions),
                            evidence (the evidence sentence), evidence_offset (its start in the
                            abstract), mentions (list of [start, end, text], abstract offsets; no
-                           span twice)
+                           span twice), confidence (float 0-1: the estimated probability that the
+                           entity is right in this paper; None in a rules-only build)
   paper -> paper           kind="RELATED_TO", link_kind ("both": similar text and shared
                            specific entities | "text": similar text alone | "entities": shared
                            entities of papers without text; graphs of older builds: missing,

@@ -115,6 +115,7 @@ def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.
                 evidence=entity.evidence,
                 evidence_offset=max(evidence_offset, 0) if evidence_offset >= 0 else first.start,
                 mentions=[[m.start, m.end, m.text] for m in entity.mentions],
+                confidence=entity.confidence,
             )
         for index, result in enumerate(extraction.results):
             add_result(graph, paper.id, index, result)

@@ -64,6 +64,11 @@ _REMOVE = "remove.json"
 #: replace, and the files of a folder written before manifests that a new set replaces.
 EXPORT_FILES = ("graph.json", "graph.graphml", "mentions.jsonl", "resolution.jsonl", "explorer.html", "entities.html",
                 "similarity.html", "focus-*.html")
+#: What ``paperkg export --format neo4j-admin`` writes (``paperkg.queries.neo4j_admin``, a later
+#: stage, so named here): ours too, but a build replaces only :data:`EXPORT_FILES` of a folder
+#: written before manifests, never CSVs it does not write.
+NEO4J_ADMIN_FILES = ("papers.csv", "entities.csv", "results.csv", "paper_entity.csv", "related_to.csv",
+                     "paper_result.csv", "result_entity.csv", "entity_entity.csv", "constraints.cypher", "import.sh")
 log = logging.getLogger("paperkg")
 #: The staging folder of the write_set running in this context (a nested write_set joins it).
 _staging: contextvars.ContextVar[Path | None] = contextvars.ContextVar("paperkg_export_staging", default=None)
@@ -134,7 +139,7 @@ def _plain(name: object) -> bool:
 
 
 def _ours(name: object) -> bool:
-    return _plain(name) and any(fnmatchcase(name, pattern) for pattern in EXPORT_FILES)
+    return _plain(name) and any(fnmatchcase(name, pattern) for pattern in (*EXPORT_FILES, *NEO4J_ADMIN_FILES))
 
 
 def _honoured(out: Path, names: object, record: Path) -> list[str]:
@@ -354,8 +359,8 @@ def write_set(out_dir: str | Path, write: Callable[[Path], Mapping[str, Path]], 
     manifests). ``info`` goes into the manifest. Returns ``{key: final path}``.
 
     ``merge=True`` adds the files to the set already there instead (``paperkg html`` into a
-    build's folder): they replace files of the same name, all of them or none, and nothing is
-    deleted. A ``write_set`` into the folder that an enclosing ``write_set`` is staging writes
+    build's folder, ``paperkg export --format neo4j-admin``): they replace files of the same name,
+    all of them or none, and only files matching ``replaces`` that the new files lack are deleted. A ``write_set`` into the folder that an enclosing ``write_set`` is staging writes
     there directly: its files commit with the enclosing set.
 
     >>> import tempfile
@@ -413,16 +418,19 @@ def _write_set(out: Path, write: Callable[[Path], Mapping[str, Path]], replaces:
                 files[path.name] = {"bytes": path.stat().st_size, "sha256": _sha256(path)}
             previous = read_manifest(out)
             old = _honoured(out, previous.get("files", {}), out / MANIFEST)
+            def matching(name: str) -> bool:
+                return any(fnmatchcase(name, pattern) for pattern in replaces)
+
+            replaced = {p.name for p in out.iterdir() if p.is_file() and matching(p.name)}
             if merge:
-                stale = []
+                stale = sorted(name for name in {*replaced, *filter(matching, old)} if name not in files)
                 entries = previous.get("files", {})
-                kept = {name: entries[name] for name in old if name not in files and (out / name).is_file()}
+                kept = {name: entries[name] for name in old if name not in files and name not in stale
+                        and (out / name).is_file()}
                 files.update(kept)
                 info = {**{k: v for k, v in previous.items() if k not in ("format", "version", "files")}, **(info or {})}
             else:
-                stale = sorted(name for name in {*old, *(p.name for p in out.iterdir() if p.is_file()
-                                                        and any(fnmatchcase(p.name, pat) for pat in replaces))}
-                               if name not in files)
+                stale = sorted(name for name in {*old, *replaced} if name not in files)
             atomic_write_text(stage / _REMOVE, json.dumps(stale) + "\n")
             atomic_write_text(stage / MANIFEST, json.dumps(
                 {"format": MANIFEST_FORMAT, "version": 1, "files": dict(sorted(files.items())), **(info or {})},

@@ -49,7 +49,7 @@ SCHEMA: dict[str, dict[str, tuple]] = {
                "evidence": _value(_STR), "direction": _value(_STR, ("higher", "lower"), nullable=True)},
     "HAS": {"role": _value(_STR, ROLES, required=True), "count": _value(_INT, required=True),
             "evidence": _value(_STR, required=True), "evidence_offset": _value(_INT),
-            "mentions": _value(_LIST, items=_mention)},
+            "mentions": _value(_LIST, items=_mention), "confidence": _value(_NUM, nullable=True)},
     "RELATED_TO": {"weight": _value(_NUM, required=True), "shared": _value(_LIST, items=str, required=True),
                    "evidence": _value(_LIST, items=_link_evidence), "reason": _value(_STR),
                    "link_kind": _value(_STR, LINK_KINDS), "terms": _value(_LIST, items=str)},

@@ -1,5 +1,5 @@
 // Loader: paper -> entity relationships with role "mentioned". One row per paper, its relationships as
-// parallel lists: row = {paper, keys, counts, evidence, offsets} (grouping by paper saves one
+// parallel lists: row = {paper, keys, counts, evidence, offsets, confidences} (grouping by paper saves one
 // index lookup and one map per relationship). A relationship of another role between the same
 // paper and entity (an older extraction) was deleted by _load_prune_entity_rels. The index hints
 // keep the plan a seek even when the statistics are stale (e.g. on a freshly emptied database).
@@ -13,4 +13,5 @@ USING INDEX SEEK e:Entity(key)
 MERGE (p)-[r:MENTIONS]->(e)
 SET r.count = row.counts[i],
     r.evidence = row.evidence[i],
-    r.evidence_offset = row.offsets[i]
+    r.evidence_offset = row.offsets[i],
+    r.confidence = row.confidences[i]

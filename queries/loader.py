@@ -5,7 +5,7 @@ Schema (see ``queries/README.md``)::
     (:Paper {id, title, abstract, venue, year, url, label, authors, community})
     (:Entity:Method|Dataset|Benchmark|Task|Metric {key, type, name, aliases, alias_keys, pwc_id, codesota_id,
                                                    area, record_url, paper_count})
-    (:Paper)-[:PROPOSES|USES|MENTIONS {count, evidence, evidence_offset}]->(:Entity)
+    (:Paper)-[:PROPOSES|USES|MENTIONS {count, evidence, evidence_offset, confidence}]->(:Entity)
     (:Paper)-[:RELATED_TO {weight, link_kind, shared, terms, reason, evidence}]->(:Paper)
     (:Result {id, paper_id, index, value, start, end, number, upper, unit, kind, evidence, direction})
     (:Paper)-[:REPORTS]->(:Result)-[:ON_DATASET|MEASURED_BY|ACHIEVED_BY|FOR_TASK]->(:Entity)
@@ -26,17 +26,20 @@ How it writes
 * Empty lists (an entity without aliases, a paper without authors) are not stored, as
   ``neo4j-admin database import`` cannot store them either: both ways give the same graph.
 * Every statement is idempotent and every write is a ``MERGE`` (never ``CREATE``), so loading
-  the same graph again changes nothing, a load that was killed midway converges to the same
-  final graph when it is run again, and any number of loads running at once converge to the
-  counts of one clean load. Nodes are unique by their constraint; a relationship ``MERGE``
-  between two bound nodes locks both before it creates (Neo4j's ``MergeInto``), so two loaders
-  cannot both create it; deadlocks between concurrent loaders are transient errors that
-  ``execute_write`` retries.
-* Concurrent loads of *different* files: the final orphan sweep of one load may delete an
-  entity another load has written but not linked yet (a batch that had just matched it fails
-  with ``EntityNotFound`` and is retried). So after its relationships, every load checks that
-  its entities exist and, if some are gone, writes its entities and relationships again
-  (idempotent) before its own sweep.
+  the same graph again changes nothing, and a load that was killed midway converges to the same
+  final graph when it is run again. Nodes are unique by their constraint; a relationship
+  ``MERGE`` between two bound nodes locks both before it creates (Neo4j's ``MergeInto``).
+* Loads into one database run one at a time (issue 21): each holds the database's load lock
+  (:mod:`paperkg.queries.load_lock`) from its read of the existing papers to its counts, so
+  loads started at once end in the state of loading their files one after the other, in the
+  order they took the lock. Before, two loads of overlapping files pruned each paper before the
+  other wrote it, and the paper kept the relationships of both files.
+* Writers that take no lock (an older paperkg, a user's Cypher) may still run meanwhile: the
+  final orphan sweep of such a load may delete an entity this load has written but not linked
+  yet (a batch that had just matched it fails with ``EntityNotFound`` and is retried). So after
+  its relationships, every load checks that its entities exist and, if some are gone, writes its
+  entities and relationships again (idempotent) before its own sweep; deadlocks are transient
+  errors that ``execute_write`` retries.
 * Incremental: papers of an earlier load that are not in this file are kept. For the papers in
   the file, the file is the truth: their stale entity relationships and stale links to other
   papers of the file are deleted, and so are their Result nodes the file no longer has and the
@@ -48,6 +51,7 @@ How it writes
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +61,7 @@ import networkx as nx
 
 from paperkg.errors import GraphError
 from paperkg.extract.nlp.normalize import bound_key
+from paperkg.queries.load_lock import DEFAULT_LOCK_TIMEOUT, load_lock
 from paperkg.queries.neo4j_admin import KNOWN_ID_PROPERTIES, ROLE_TYPES, evidence_json
 from paperkg.queries.offline import paper_communities, strip_entity_prefix
 from paperkg.queries.runner import Neo4jSettings, connect, neo4j_errors, statement
@@ -93,8 +98,8 @@ DERIVED_STATEMENTS: dict[str, str] = {
     "ADDRESSES": "derived_addresses",
     "MEASURED_BY": "derived_measured_by",
 }
-#: How often a load writes its entities and relationships again when a concurrent load's
-#: orphan sweep deleted some of its entities in between (see the module docstring).
+#: How often a load writes its entities and relationships again when a writer outside the load
+#: lock deleted some of its entities in between (see the module docstring).
 ENTITY_REPAIR_ROUNDS = 5
 assert set(ENTITY_STATEMENTS) == set(ENTITY_TYPES)
 assert set(ROLE_STATEMENTS) == set(ROLES) == set(ROLE_TYPES)
@@ -266,7 +271,7 @@ def prepare_rows(graph: nx.DiGraph) -> LoadRows:
             relationships[role].append({
                 "paper": graph.nodes[source]["paper_id"], "key": _key(graph.nodes[target]),
                 "count": int(data.get("count", 0)), "evidence": data.get("evidence"),
-                "evidence_offset": data.get("evidence_offset"),
+                "evidence_offset": data.get("evidence_offset"), "confidence": data.get("confidence"),
             })
         elif kind == "RELATED_TO":
             a, b = sorted((graph.nodes[source]["paper_id"], graph.nodes[target]["paper_id"]))
@@ -301,7 +306,8 @@ def _batches(rows: Sequence[dict], size: int) -> Iterable[list[dict]]:
 
 #: Relationship statements take one row per start node with parallel lists (see the .cypher
 #: files): statement -> (the group field, {list field: relationship row field}).
-_HAS_COLUMNS = ("paper", {"keys": "key", "counts": "count", "evidence": "evidence", "offsets": "evidence_offset"})
+_HAS_COLUMNS = ("paper", {"keys": "key", "counts": "count", "evidence": "evidence", "offsets": "evidence_offset",
+                          "confidences": "confidence"})
 _LINK_COLUMNS = ("source", {"targets": "target", "weights": "weight", "shared": "shared", "reasons": "reason",
                             "evidence": "evidence", "kinds": "link_kind", "terms": "terms"})
 GROUPED: dict[str, tuple[str, dict[str, str]]] = {
@@ -338,7 +344,7 @@ def _write(tx, cypher: str, params: dict) -> None:
     tx.run(cypher, params).consume()
 
 
-#: Attempts of a batch that fails because a concurrent load's orphan sweep deleted an entity the
+#: Attempts of a batch that fails because a writer outside the load lock deleted an entity the
 #: batch had just matched (``EntityNotFound``, a client error the driver does not retry).
 DELETED_ENTITY_ATTEMPTS = 5
 
@@ -418,18 +424,21 @@ def load_graph(
     *,
     batch_size: int = DEFAULT_BATCH_SIZE,
     progress: bool = True,
+    lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
     driver=None,
 ) -> LoadReport:
     """Load ``graph`` into Neo4j (see the module docstring); returns a :class:`LoadReport`.
 
-    ``settings`` defaults to :meth:`Neo4jSettings.from_env`. Raises
-    :class:`paperkg.errors.Neo4jError` when Neo4j is unreachable, refuses the credentials or
-    rejects a statement.
+    ``settings`` defaults to :meth:`Neo4jSettings.from_env`. Waits up to ``lock_timeout``
+    seconds for other loads into the database (:mod:`paperkg.queries.load_lock`), saying so
+    when ``progress``. Raises :class:`paperkg.errors.Neo4jError` when Neo4j is unreachable,
+    refuses the credentials or rejects a statement, and its subclass
+    :class:`paperkg.errors.LoadLockTimeoutError` when the wait times out.
     """
     if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
         raise GraphError(f"batch size must be a positive integer, got {batch_size!r}")
-    from tqdm import tqdm
-
+    if isinstance(lock_timeout, bool) or not isinstance(lock_timeout, (int, float)) or not lock_timeout > 0:
+        raise GraphError(f"lock timeout must be a positive number of seconds, got {lock_timeout!r}")
     s = Neo4jSettings.coerce(settings)
     started = time.perf_counter()
     rows = prepare_rows(graph)
@@ -439,73 +448,87 @@ def load_graph(
                         results=len(rows.results),
                         result_relationships=len(rows.results) + sum(map(len, rows.result_slots.values())) + rows.derived)
     report.prepare_seconds = time.perf_counter() - started
-    paper_ids = [row["id"] for row in rows.papers]
 
     own = driver is None
     if own:
         driver = connect(s)
     try:
         create_schema(driver, s)
-        # Only papers already in the database can have stale relationships or links to prune.
-        existing = existing_papers(driver, s, paper_ids)
-        prune_entities = [row for row in rows.prune_entities if row["id"] in existing]
-        prune_links = [row for row in rows.prune_links if row["id"] in existing]
-        prune_results = [row for row in rows.prune_results if row["id"] in existing]
-        prune_result_slots = [row for row in rows.prune_result_slots if row["id"] in existing]
-        # (phase, statement, rows, extra parameters): nodes first, then relationships.
-        node_phases = [("papers", "papers", rows.papers, {})]
-        entity_phases = [(f"{t} entities", ENTITY_STATEMENTS[t], rows.entities[t], {}) for t in ENTITY_TYPES]
-        result_phases = [("results", "results", rows.results, {})]  # after the papers they MATCH
-        rel_phases = [("stale paper-entity relationships", "prune_entity_rels", prune_entities, {})]
-        has_phases = [(f"{role} relationships", ROLE_STATEMENTS[role], rows.relationships[role], {}) for role in ROLES]
-        rel_phases += has_phases
-        slot_phases = [(f"result {kind} relationships", RESULT_SLOT_STATEMENTS[kind], rows.result_slots[kind], {})
-                       for kind in RESULT_SLOT_STATEMENTS]
-        rel_phases += [("stale results", "prune_results", prune_results, {}),
-                       ("stale result slots", "prune_result_slots", prune_result_slots, {})] + slot_phases
-        rel_phases += [("stale paper links", "prune_links", prune_links, {"paper_ids": paper_ids}),
-                       ("paper links", "links", rows.links, {})]
-        entity_keys = [row["key"] for t in ENTITY_TYPES for row in rows.entities[t]]
-        final_steps = ("orphans", "paper_counts", *DERIVED_STATEMENTS.values())
-        phases = node_phases + entity_phases + result_phases + rel_phases
-        total = sum(-(-len(r) // batch_size) for _, _, r, _ in phases) + len(final_steps)
-        with tqdm(total=total, unit="batch", desc="neo4j load", disable=not progress, leave=False) as bar, \
-                driver.session(database=s.database) as session:
-
-            def run(phases) -> None:
-                for name, key, phase_rows, extra in phases:
-                    cypher = statement(key)
-                    bar.set_postfix_str(name)
-                    for params in batch_params(key, phase_rows, batch_size):
-                        with neo4j_errors(s, f"loading {name}"):
-                            _write_batch(session, cypher, {**params, **extra})
-                        report.batches += 1
-                        bar.update()
-
-            phase_start = time.perf_counter()
-            run(node_phases + entity_phases + result_phases)
-            report.node_seconds = time.perf_counter() - phase_start
-            phase_start = time.perf_counter()
-            run(rel_phases)
-            for _ in range(ENTITY_REPAIR_ROUNDS):
-                if not entity_keys or not missing_entities(driver, s, entity_keys):
-                    break
-                run(entity_phases + has_phases + slot_phases)
-            report.relationship_seconds = time.perf_counter() - phase_start
-            final_start = time.perf_counter()
-            bar.set_postfix_str("paper counts, derived relationships")
-            for key in final_steps:
-                with neo4j_errors(s, f"loader step {key}"):
-                    session.execute_write(_write, statement(key), {})
-                report.batches += 1
-                bar.update()
-            report.finalize_seconds = time.perf_counter() - final_start
-        report.database_counts = database_counts(driver, s)
+        # From the read of the existing papers to the counts: a load that interleaved with
+        # another one's would prune before the other writes (see paperkg.queries.load_lock).
+        with load_lock(driver, s, timeout=lock_timeout, say=_say if progress else None):
+            _write_rows(driver, s, rows, report, batch_size, progress)
+            report.database_counts = database_counts(driver, s)
     finally:
         if own:
             driver.close()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _write_rows(driver, s: Neo4jSettings, rows: LoadRows, report: LoadReport, batch_size: int, progress: bool) -> None:
+    """Every write of a load, in order (see the module docstring); counts into ``report``."""
+    from tqdm import tqdm
+
+    paper_ids = [row["id"] for row in rows.papers]
+    # Only papers already in the database can have stale relationships or links to prune.
+    existing = existing_papers(driver, s, paper_ids)
+    prune_entities = [row for row in rows.prune_entities if row["id"] in existing]
+    prune_links = [row for row in rows.prune_links if row["id"] in existing]
+    prune_results = [row for row in rows.prune_results if row["id"] in existing]
+    prune_result_slots = [row for row in rows.prune_result_slots if row["id"] in existing]
+    # (phase, statement, rows, extra parameters): nodes first, then relationships.
+    node_phases = [("papers", "papers", rows.papers, {})]
+    entity_phases = [(f"{t} entities", ENTITY_STATEMENTS[t], rows.entities[t], {}) for t in ENTITY_TYPES]
+    result_phases = [("results", "results", rows.results, {})]  # after the papers they MATCH
+    rel_phases = [("stale paper-entity relationships", "prune_entity_rels", prune_entities, {})]
+    has_phases = [(f"{role} relationships", ROLE_STATEMENTS[role], rows.relationships[role], {}) for role in ROLES]
+    rel_phases += has_phases
+    slot_phases = [(f"result {kind} relationships", RESULT_SLOT_STATEMENTS[kind], rows.result_slots[kind], {})
+                   for kind in RESULT_SLOT_STATEMENTS]
+    rel_phases += [("stale results", "prune_results", prune_results, {}),
+                   ("stale result slots", "prune_result_slots", prune_result_slots, {})] + slot_phases
+    rel_phases += [("stale paper links", "prune_links", prune_links, {"paper_ids": paper_ids}),
+                   ("paper links", "links", rows.links, {})]
+    entity_keys = [row["key"] for t in ENTITY_TYPES for row in rows.entities[t]]
+    final_steps = ("orphans", "paper_counts", *DERIVED_STATEMENTS.values())
+    phases = node_phases + entity_phases + result_phases + rel_phases
+    total = sum(-(-len(r) // batch_size) for _, _, r, _ in phases) + len(final_steps)
+    with tqdm(total=total, unit="batch", desc="neo4j load", disable=not progress, leave=False) as bar, \
+            driver.session(database=s.database) as session:
+
+        def run(phases) -> None:
+            for name, key, phase_rows, extra in phases:
+                cypher = statement(key)
+                bar.set_postfix_str(name)
+                for params in batch_params(key, phase_rows, batch_size):
+                    with neo4j_errors(s, f"loading {name}"):
+                        _write_batch(session, cypher, {**params, **extra})
+                    report.batches += 1
+                    bar.update()
+
+        phase_start = time.perf_counter()
+        run(node_phases + entity_phases + result_phases)
+        report.node_seconds = time.perf_counter() - phase_start
+        phase_start = time.perf_counter()
+        run(rel_phases)
+        for _ in range(ENTITY_REPAIR_ROUNDS):
+            if not entity_keys or not missing_entities(driver, s, entity_keys):
+                break
+            run(entity_phases + has_phases + slot_phases)
+        report.relationship_seconds = time.perf_counter() - phase_start
+        final_start = time.perf_counter()
+        bar.set_postfix_str("paper counts, derived relationships")
+        for key in final_steps:
+            with neo4j_errors(s, f"loader step {key}"):
+                session.execute_write(_write, statement(key), {})
+            report.batches += 1
+            bar.update()
+        report.finalize_seconds = time.perf_counter() - final_start
 
 
 def load_file(path: str | Path, settings: Any = None, **options) -> LoadReport:

@@ -4,7 +4,7 @@
 
 ``papers.csv``       ``id:ID(Paper),:LABEL,title,abstract,venue,year:long,url,label,authors:string[],community:int``
 ``entities.csv``     ``key:ID(Entity),:LABEL,type,name,aliases:string[],alias_keys:string[],pwc_id,codesota_id,area,record_url,paper_count:long``
-``paper_entity.csv`` ``:START_ID(Paper),:END_ID(Entity),:TYPE,count:long,evidence,evidence_offset:long``
+``paper_entity.csv`` ``:START_ID(Paper),:END_ID(Entity),:TYPE,count:long,evidence,evidence_offset:long,confidence:double``
 ``related_to.csv``   ``:START_ID(Paper),:END_ID(Paper),:TYPE,weight:double,shared:string[],reason,evidence``
 ``results.csv``      ``id:ID(Result),:LABEL,paper_id,index:long,value,start:long,end:long,number:double,upper:double,unit,kind,evidence,direction``
 ``paper_result.csv`` ``:START_ID(Paper),:END_ID(Result),:TYPE`` (``REPORTS``)
@@ -37,8 +37,9 @@ from typing import Any, Iterable, Sequence
 
 import networkx as nx
 
-from paperkg.atomic import REPLACE, atomic_open, atomic_write_text
+from paperkg.atomic import REPLACE, atomic_open, atomic_write_text, file_mode
 from paperkg.errors import GraphError
+from paperkg.graph.export_set import NEO4J_ADMIN_FILES, write_set
 from paperkg.queries.offline import paper_communities, strip_entity_prefix
 from paperkg.graph.build import DERIVED_EDGES
 from paperkg.types import ENTITY_TYPES, RESULT_EDGES
@@ -52,7 +53,8 @@ ENTITY_HEADER = ("key:ID(Entity)", ":LABEL", "type", "name", "aliases:string[]",
                  "codesota_id", "area", "record_url", "paper_count:long")
 #: Known-list properties of an entity (None when it matches no known record).
 KNOWN_ID_PROPERTIES = ("pwc_id", "codesota_id", "area", "record_url")
-PAPER_ENTITY_HEADER = (":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long")
+PAPER_ENTITY_HEADER = (":START_ID(Paper)", ":END_ID(Entity)", ":TYPE", "count:long", "evidence", "evidence_offset:long",
+                       "confidence:double")
 RELATED_TO_HEADER = (":START_ID(Paper)", ":END_ID(Paper)", ":TYPE", "weight:double", "shared:string[]", "reason",
                      "evidence", "link_kind", "terms:string[]")
 RESULT_HEADER = ("id:ID(Result)", ":LABEL", "paper_id", "index:long", "value", "start:long", "end:long", "number:double",
@@ -180,6 +182,10 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
     """Write the CSVs, ``constraints.cypher`` and ``import.sh`` into ``out_dir``; returns their paths.
     ``array_delimiter`` defaults to :func:`pick_array_delimiter`; ``import.sh`` names it.
 
+    The files are one export set (:func:`paperkg.graph.export_set.write_set`, merged into a
+    build's set when ``out_dir`` holds one): a killed export leaves the previous CSVs and
+    ``import.sh`` or the new ones, never new nodes beside old relationships.
+
     Raises :class:`GraphError` for an entity type or role outside the closed sets, or an array
     element that contains the given ``array_delimiter``.
     """
@@ -187,8 +193,6 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
         array_delimiter = pick_array_delimiter(graph)
     if len(array_delimiter) != 1 or array_delimiter in ',"\n\r':
         raise GraphError(f"the array delimiter must be one character other than , \" and newline, got {array_delimiter!r}")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     communities = paper_communities(graph)
 
     def papers():
@@ -213,7 +217,7 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
                 if d["role"] not in ROLE_TYPES:
                     raise GraphError(f"edge {u!r} -> {v!r} has role {d['role']!r}, not one of {', '.join(ROLE_TYPES)}")
                 yield (graph.nodes[u]["paper_id"], graph.nodes[v]["key"], ROLE_TYPES[d["role"]], d.get("count"),
-                       d.get("evidence"), d.get("evidence_offset"))
+                       d.get("evidence"), d.get("evidence_offset"), d.get("confidence"))
 
     def related_to():
         for u, v, d in graph.edges(data=True):
@@ -246,24 +250,32 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
             if d["kind"] in DERIVED_TYPES and graph.nodes[u]["kind"] == "Entity":
                 yield (graph.nodes[u]["key"], graph.nodes[v]["key"], d["kind"], int(d["count"]))
 
-    written = {}
-    for key, header, rows in (("papers", PAPER_HEADER, papers()), ("entities", ENTITY_HEADER, entities()),
-                              ("results", RESULT_HEADER, results()),
-                              ("paper_entity", PAPER_ENTITY_HEADER, paper_entity()),
-                              ("related_to", RELATED_TO_HEADER, related_to()),
-                              ("paper_result", PAPER_RESULT_HEADER, paper_result()),
-                              ("result_entity", RESULT_ENTITY_HEADER, result_entity()),
-                              ("entity_entity", ENTITY_ENTITY_HEADER, entity_entity())):
-        written[key] = out / FILES[key]
-        _write_csv(written[key], header, rows, array_delimiter)
+    def write(folder: Path) -> dict[str, Path]:
+        written = {}
+        for key, header, rows in (("papers", PAPER_HEADER, papers()), ("entities", ENTITY_HEADER, entities()),
+                                  ("results", RESULT_HEADER, results()),
+                                  ("paper_entity", PAPER_ENTITY_HEADER, paper_entity()),
+                                  ("related_to", RELATED_TO_HEADER, related_to()),
+                                  ("paper_result", PAPER_RESULT_HEADER, paper_result()),
+                                  ("result_entity", RESULT_ENTITY_HEADER, result_entity()),
+                                  ("entity_entity", ENTITY_ENTITY_HEADER, entity_entity())):
+            written[key] = folder / FILES[key]
+            _write_csv(written[key], header, rows, array_delimiter)
+        written["constraints"] = atomic_write_text(folder / "constraints.cypher", statement("constraints"))
+        written["import"] = atomic_write_text(folder / "import.sh", _import_script(database, array_delimiter))
+        written["import"].chmod(file_mode(executable=True))  # staged: the mode lands with the file
+        return written
 
     from paperkg.queries.runner import statement
 
-    written["constraints"] = out / "constraints.cypher"
-    atomic_write_text(written["constraints"], statement("constraints"))
-    written["import"] = out / "import.sh"
+    # Merged, so a build's graph.json and pages in the same folder stay; replaces: the CSVs an
+    # older export left that this one lacks go, and no other file.
+    return write_set(out_dir, write, replaces=NEO4J_ADMIN_FILES, merge=True)
+
+
+def _import_script(database: str, array_delimiter: str) -> str:
     command = import_command(Path("."), database=database, array_delimiter=array_delimiter)
-    atomic_write_text(written["import"], (
+    return (
         "#!/bin/sh\n"
         "# Bulk import of this paperkg graph into a STOPPED Neo4j 5 (it replaces the database), then\n"
         "# the constraints once the server runs again. Run from any directory. Uses neo4j-admin when\n"
@@ -277,6 +289,4 @@ def write_neo4j_admin(graph: nx.DiGraph, out_dir: str | Path, *, array_delimiter
         f"  paperkg neo4j import . --database {shlex.quote(database)} --array-delimiter {shlex.quote(array_delimiter)}\n"
         "fi\n"
         "# after starting Neo4j:  paperkg cypher < constraints.cypher   (or: paperkg load graph.json)\n"
-    ))
-    written["import"].chmod(0o755)
-    return written
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -22,6 +23,16 @@ def require_shared() -> Path:
     if os.environ.get("CI"):
         pytest.fail(message)
     pytest.skip(message)
+
+
+@pytest.fixture(autouse=True)
+def _loggers_as_they_were():
+    """The CLI run in-process (CliRunner) points paperkg's logger at stderr and stops it
+    propagating; put it back after each test, so ``caplog`` sees paperkg's warnings in any order."""
+    saved = [(lg, lg.handlers[:], lg.level, lg.propagate) for lg in map(logging.getLogger, ("paperkg", "neo4j"))]
+    yield
+    for logger, handlers, level, propagate in saved:
+        logger.handlers[:], logger.level, logger.propagate = handlers, level, propagate
 
 
 @pytest.fixture(scope="session")

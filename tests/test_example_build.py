@@ -21,9 +21,9 @@ def example():
 
 def test_the_example_counts(example):
     assert example.counts() == {
-        "papers": 8, "entities": 56,
-        "entities_by_type": {"Method": 32, "Dataset": 5, "Benchmark": 6, "Task": 9, "Metric": 4},
-        "paper_entity_edges": 62, "paper_links": 5, "communities": 4}
+        "papers": 8, "entities": 54,
+        "entities_by_type": {"Method": 31, "Dataset": 5, "Benchmark": 6, "Task": 9, "Metric": 3},
+        "paper_entity_edges": 60, "paper_links": 5, "communities": 4}
 
 
 def test_the_example_entities_and_links(example):

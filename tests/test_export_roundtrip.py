@@ -157,6 +157,8 @@ def test_build_of_hostile_jsonl_writes_valid_files(tmp_path):
         '"abstract": "We propose FooNet, a method for image classification on CIFAR-10 with a \\b control char."}',
         '{"id": "b2", "title": "Bar\\u0000Net", "authors": [], '
         '"abstract": "We use CIFAR-10 and ImageNet to evaluate BarNet\\u000b\\u001b with \\ufffe accuracy."}',
+        # U+2028 / U+2029: line breaks to str.splitlines, so a JSONL writer must escape them.
+        '{"id": "c3", "abstract": "We propose BazNet (BN)\\u2028for image classification on CIFAR-10.\\u2029 BN is fast."}',
     ]
     (tmp_path / "in.jsonl").write_text("\n".join(records) + "\n", encoding="ascii")
     out = tmp_path / "out"
@@ -168,8 +170,10 @@ def test_build_of_hostile_jsonl_writes_valid_files(tmp_path):
     graph = nx.read_graphml(out / "graph.graphml")
     assert graph.number_of_nodes() >= 2
     json.loads((out / "graph.json").read_bytes().decode("utf-8"))
-    for line in (out / "mentions.jsonl").read_bytes().decode("utf-8").splitlines():
-        json.loads(line)
+    for name in ("mentions.jsonl", "resolution.jsonl"):
+        lines = (out / name).read_bytes().decode("utf-8").splitlines()
+        assert [json.loads(line) for line in lines]
+    assert len((out / "mentions.jsonl").read_text(encoding="utf-8").splitlines()) == 3
     for page in out.glob("*.html"):
         page.read_bytes().decode("utf-8")
     assert verify(out) == []

@@ -203,6 +203,8 @@ def test_load_writes_the_graph(seeds_kg, clean_neo4j, settings):
         entities = {r["key"]: r for r in session.run("MATCH (e:Entity) RETURN e.key AS key, e.type AS type, e.name AS name, "
                                                      "e.aliases AS aliases, e.paper_count AS paper_count")}
         paper = session.run("MATCH (p:Paper) RETURN p ORDER BY p.id LIMIT 1").single()["p"]
+        confidences = {(r["p"], r["k"]): r["c"] for r in session.run(
+            "MATCH (p:Paper)-[r]->(e:Entity) RETURN p.id AS p, e.key AS k, r.confidence AS c")}
     assert labels == Counter(a["type"] for _, a in graph.nodes(data=True) if a["kind"] == "Entity")
     assert types == Counter(ROLE_TYPES[d["role"]] for *_, d in graph.edges(data=True) if d["kind"] == "HAS")
     for _, attrs in graph.nodes(data=True):
@@ -211,6 +213,8 @@ def test_load_writes_the_graph(seeds_kg, clean_neo4j, settings):
             assert (row["type"], row["name"], row["aliases"] or [], row["paper_count"]) == (
                 attrs["type"], attrs["name"], attrs["aliases"], attrs["paper_count"])
             assert row["aliases"] != []  # empty lists are not stored, as with neo4j-admin import
+    assert confidences == {(graph.nodes[u]["paper_id"], graph.nodes[v]["key"]): d.get("confidence")
+                           for u, v, d in graph.edges(data=True) if d["kind"] == "HAS"}
     source = graph.nodes[PAPER_PREFIX + paper["id"]]
     for key in ("title", "abstract", "venue", "year", "url", "label"):
         assert paper.get(key) == source.get(key)

@@ -24,6 +24,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -32,6 +33,7 @@ import paperkg
 import paperkg.errors as errors
 from paperkg.graph import export_set
 from paperkg.graph.export_set import COMMIT_DIR, MANIFEST, read_manifest, verify
+from paperkg.queries import neo4j_admin
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples" / "abstracts.txt"
@@ -163,3 +165,176 @@ def test_m1_a_real_kill_9_at_each_rename_of_the_roll_forward(graphs, tmp_path):
         assert stats.returncode == 0, stats.stderr
         assert json.loads(stats.stdout)["counts"]["papers"] == 8, f"killed at rename {when}"
         assert verify(out) == [] and visible(out) == visible(probe), f"killed at rename {when}"
+
+
+def lock_free(out: Path) -> bool:
+    """Whether a writer could take ``out``'s lock now (flock conflicts across opens, also in one process)."""
+    import fcntl
+
+    with open(out / export_set.LOCK_FILE, "a+b") as handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        return True
+
+
+def page_papers(page: Path) -> int:
+    data = page.read_text(encoding="utf-8").split('id="paperkg-data">', 1)[1].split("</script>", 1)[0]
+    return json.loads(data)["meta"]["stats"]["papers"]
+
+
+def test_m2_html_into_the_graphs_folder_is_drawn_from_the_graph_it_lands_beside(graphs, tmp_path, monkeypatch):
+    """The race made deterministic: once html has read DIR/graph.json, a build of DIR starts and
+    writes its set as soon as it can take the folder's lock. Before, the lock was free, so the
+    8-paper set landed first and html merged 3-paper pages into it (verify said OK); now html
+    holds the lock from reading to writing, the build waits, and every page matches graph.json."""
+    from paperkg.cli import cli
+
+    old, new = graphs
+    out = tmp_path / "out"
+    old.export(out)
+    build = threading.Thread(target=new.export, args=(out,))  # a fresh thread: none of html's locks
+    load = paperkg.load
+
+    def racing(path):
+        kg = load(path)
+        free = lock_free(out)
+        build.start()
+        if free:
+            build.join()  # nothing makes the build wait: its set is in before the pages
+        return kg
+
+    monkeypatch.setattr(paperkg, "load", racing)
+    cli.main(["html", str(out / "graph.json"), "--out", str(out)], standalone_mode=False)
+    build.join()
+    monkeypatch.undo()
+    assert verify(out) == []
+    assert papers(out / "graph.json") == 8
+    for page in ("explorer.html", "entities.html", "similarity.html"):
+        assert page_papers(out / page) == 8, page
+
+
+NEO4J_ADMIN = (*neo4j_admin.FILES.values(), "constraints.cypher", "import.sh")
+
+
+def test_m3_the_neo4j_admin_names_are_the_files_it_writes(graphs, tmp_path):
+    """The export set's list of them (the only CSVs it may replace) is what the export writes."""
+    written = neo4j_admin.write_neo4j_admin(graphs[0].graph, tmp_path / "csv")
+    assert sorted(p.name for p in written.values()) == sorted(NEO4J_ADMIN) == sorted(export_set.NEO4J_ADMIN_FILES)
+    assert visible(tmp_path / "csv") == {*NEO4J_ADMIN, MANIFEST} and verify(tmp_path / "csv") == []
+
+
+def test_m3_neo4j_admin_into_a_build_folder_keeps_the_build_and_replaces_only_its_csvs(graphs, tmp_path):
+    old, new = graphs
+    out = tmp_path / "out"
+    new.export(out)
+    (out / "notes.csv").write_text("mine\n")
+    old.to_neo4j_admin(out)
+    new.to_neo4j_admin(out)
+    assert verify(out) == [] and papers(out / "graph.json") == 8
+    assert set(read_manifest(out)["files"]) == visible(out) - {MANIFEST, "notes.csv"}
+    assert (out / "notes.csv").read_text() == "mine\n"
+    assert (out / "papers.csv").read_text(encoding="utf-8").count('"Paper"') == 8
+
+
+def _contents(out: Path) -> dict[str, bytes]:
+    found = {}
+    for name in NEO4J_ADMIN:
+        with export_set.reading(out / name) as path:
+            found[name] = path.read_bytes()
+    return found
+
+
+@pytest.mark.skipif(shutil.which("strace") is None, reason="strace is not installed (apt-get install strace)")
+def test_m3_a_real_kill_9_at_each_rename_of_a_neo4j_admin_export(graphs, tmp_path):
+    """SIGKILL from strace at every rename of ``paperkg export --format neo4j-admin`` into a
+    folder holding an older export: the folder read afterwards is the old set or the new one.
+    Before, each CSV was renamed into place on its own: a kill left new papers.csv beside old
+    relationship CSVs."""
+    old, new = graphs
+    old_json, new_json = old.save(tmp_path / "old.json"), new.save(tmp_path / "new.json")
+    cmd = [sys.executable, "-c", "from paperkg.cli import main; main()", "export", new_json, "--format", "neo4j-admin"]
+
+    exported = run("export", old_json, "--format", "neo4j-admin", tmp_path / "before")
+    assert exported.returncode == 0, exported.stderr
+    before = _contents(tmp_path / "before")
+
+    def old_set(out: Path) -> Path:
+        return Path(shutil.copytree(tmp_path / "before", out))
+
+    assert run(*cmd[3:], tmp_path / "after").returncode == 0
+    after = _contents(tmp_path / "after")
+    assert before["papers.csv"] != after["papers.csv"] and before["related_to.csv"] != after["related_to.csv"]
+    trace = tmp_path / "trace.txt"
+    probe = old_set(tmp_path / "probe")
+    traced = subprocess.run(["strace", "-f", "-qq", "-o", trace, "-e", "trace=rename,renameat,renameat2",
+                             *cmd, probe], capture_output=True, text=True)
+    if traced.returncode != 0 and "ptrace" in traced.stderr:
+        pytest.skip(f"strace cannot trace here: {traced.stderr.strip()[:200]}")
+    assert traced.returncode == 0, traced.stderr
+    renames = _renames(trace)
+    syscall = renames[-1][0]
+    count = sum(1 for name, _ in renames if name == syscall)
+    assert count >= len(NEO4J_ADMIN)
+    outcomes, mixed, unverified = [], [], []
+    for when in range(1, count + 1):
+        out = old_set(tmp_path / f"out{when}")
+        killed = subprocess.run(["strace", "-f", "-qq", "-o", os.devnull, "-e", f"trace={syscall}", "-e",
+                                 f"inject={syscall}:signal=KILL:when={when}", *cmd, out], capture_output=True, text=True)
+        assert killed.returncode != 0, f"the export was not killed at rename {when}"
+        found = _contents(out)
+        if found not in (before, after):
+            mixed.append((when, sorted(n for n in found if found[n] == after[n] != before[n])))
+        if verify(out):
+            unverified.append((when, verify(out)))
+        outcomes.append("new" if found == after else "old")
+    assert mixed == [], f"(rename, the new files beside old ones) of {count} renames"
+    assert unverified == []
+    assert "old" in outcomes and "new" in outcomes, outcomes
+
+
+def test_low_exports_follow_the_umask(tmp_path):
+    """Under umask 077 every export is 0600 (import.sh 0700); it was chmod 0755 whatever the umask."""
+    def private():
+        os.umask(0o077)
+
+    out = tmp_path / "out"
+    for args in (("build", EXAMPLES, "--no-model", "--no-progress", "--out", out),
+                 ("export", out / "graph.json", "--format", "neo4j-admin", out)):
+        result = subprocess.run([sys.executable, "-c", "from paperkg.cli import main; main()", *map(str, args)],
+                                capture_output=True, text=True, preexec_fn=private)
+        assert result.returncode == 0, result.stderr
+    modes = {p.name: p.stat().st_mode & 0o777 for p in out.iterdir() if p.is_file()}
+    assert modes.pop("import.sh") == 0o700
+    assert set(modes.values()) == {0o600}, modes
+
+
+def test_low_the_neo4j_data_dir_and_its_state_files_are_private(tmp_path, monkeypatch):
+    """start_local up to the point Neo4j would answer (the JVM stood in for by a sleeping
+    process): the data dir it makes is 0700, the pid, state and log files 0600, under umask 022."""
+    from paperkg.queries.server import control
+    from paperkg.queries.server.process import pid_path, state_path, terminate
+
+    monkeypatch.setenv("NEO4J_PASSWORD", "a-test-password")
+    monkeypatch.setattr(control, "build_launcher", lambda *a, **k: tmp_path / "launcher.jar")
+    monkeypatch.setattr(control, "_java_executable", lambda: "java")
+    monkeypatch.setattr(control, "_check_java", lambda java: None)
+    monkeypatch.setattr(control, "_wait_ready", lambda *a, **k: None)
+    monkeypatch.setattr(control, "port_free", lambda port: True)
+    popen = subprocess.Popen
+    monkeypatch.setattr(control.subprocess, "Popen",
+                        lambda cmd, **kw: popen([sys.executable, "-c", "import time; time.sleep(60)"], **kw))
+    umask = os.umask(0o022)
+    try:
+        server = control.start_local(port=7999, data_dir=tmp_path / "home" / "data")
+    finally:
+        os.umask(umask)
+    try:
+        data = tmp_path / "home" / "data"
+        assert data.stat().st_mode & 0o777 == 0o700
+        for path in (pid_path(data), state_path(data), server.log_path):
+            assert path.stat().st_mode & 0o777 == 0o600, path
+    finally:
+        terminate(server.pid, 10.0)

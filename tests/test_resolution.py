@@ -198,18 +198,22 @@ def icml_kg(shared_data, use_model):
     corpus = shared_data / "corpus" / "icml2024.jsonl"
     if not corpus.is_file():
         pytest.skip(f"{corpus} is absent")
-    return paperkg.build([corpus], use_model=use_model, progress=False, top_k=0)
+    # Every entity kept: the pairs judge merges, not the confidence cut.
+    return paperkg.build([corpus], use_model=use_model, progress=False, top_k=0, min_confidence=0.0)
 
 
 def test_labelled_pairs_of_the_real_corpus(icml_kg):
     """The twins and must-stay-apart pairs read from the ICML 2024 build: no wrong merge, and
-    the twins fold (16 of 73 stay apart: their evidence is weaker than the rules ask)."""
+    the twins fold (of 73, four hold a bare modifier that never enters and 16 stay apart: their evidence is weaker than the rules ask)."""
     from paperkg.graph.quality import pair_scores, read_pairs
 
+    from paperkg.extract.nlp.filtering import is_non_entity
+
     scores = pair_scores(icml_kg.graph, read_pairs(PAIRS))
-    assert not scores["absent"]
+    # Only a pair with a name that never enters (a bare modifier: "few-shot") may be absent.
+    assert [p for p in scores["absent"] if not any(map(is_non_entity, p.split(" / ")))] == []
     assert scores["apart"] >= 50 and scores["wrong_merges"] == []
-    assert scores["twins"] >= 70 and scores["twins_folded"] >= 55, scores["unfolded"]
+    assert scores["twins"] >= 65 and scores["twins_folded"] >= 51, scores["unfolded"]
 
 
 def test_every_merge_keeps_its_rule_and_evidence(icml_kg):

@@ -191,7 +191,7 @@ def test_paper_level_gold_and_vectors(tmp_path: Path) -> None:
     report = train_model(gold, out, max_steps=4, progress=False,
                          overrides={"training.eval_frequency": 2, "paperkg.vectors_words": 50,
                                     "paperkg.vectors_epochs": 1})
-    assert (out / "roles.json").is_file()
+    assert (out / "roles.json").is_file() and (out / "confidence.json").is_file()  # fitted out of fold
     nlp = spacy.load(out)
     assert nlp.vocab.vectors.shape[1] == 64 and 0 < nlp.vocab.vectors.shape[0] <= 50
     assert report.dev[0].file == "paperkg_dev.jsonl"

@@ -65,6 +65,17 @@ def _gold_forms(paper: GoldPaper, entity: GoldPaperEntity) -> tuple[set[str], se
     return _forms(texts)
 
 
+def gold_forms(paper: GoldPaper) -> list[tuple[set[str], set[str]]]:
+    """The written forms and acronyms of each gold entity of ``paper``, for :func:`gold_hits`."""
+    return [_gold_forms(paper, g) for g in paper.entities]
+
+
+def gold_hits(forms: Sequence[tuple[set[str], set[str]]], entity) -> list[int]:
+    """The indices of the gold entities a predicted paper entity matches (the module docstring's rule)."""
+    pforms, pacr = _forms([entity.name, *(m.text for m in entity.mentions if not m.nested)])
+    return [index for index, (names, acr) in enumerate(forms) if pforms & names or pacr & acr]
+
+
 @dataclass(frozen=True)
 class PaperEvaluationReport:
     """The outcome of :func:`score_papers`: paper-level ratios, mention-level scores, errors."""
@@ -155,17 +166,14 @@ def score_papers(
         return Ratio(r.hits + int(hit), r.total + 1)
 
     for gp, extraction in zip(gold, predictions):
-        gforms = [_gold_forms(gp, g) for g in gp.entities]
+        gforms = gold_forms(gp)
         gold_spans = [(s, e) for g in gp.entities for s, e in g.mentions]
         matched_gold: dict[int, list[int]] = defaultdict(list)  # gold index -> predicted indices
         preds = list(extraction.entities)
         pred_spans: list[tuple[int, int]] = []
         for p_index, entity in enumerate(preds):
             mentions = [m for m in entity.mentions if not m.nested]
-            pforms, pacr = _forms([entity.name, *(m.text for m in mentions)])
-            hits = [
-                g_index for g_index, (forms, acr) in enumerate(gforms) if pforms & forms or pacr & acr
-            ]
+            hits = gold_hits(gforms, entity)
             for g_index in hits:
                 matched_gold[g_index].append(p_index)
             prec = add(prec, bool(hits))

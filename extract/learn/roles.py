@@ -17,24 +17,33 @@ from paperkg.extract.resolve.roles import PaperContext, RoleModel, entity_featur
 from paperkg.types import ROLES
 
 
-def fit(
-    x: Sequence[Sequence[float]], y: Sequence[str], *, l2: float = 0.1, steps: int = 3000, rate: float = 0.5, balance: float = 0.3
-) -> RoleModel:
-    """Multinomial logistic regression by full-batch gradient descent (deterministic)."""
-    features = numpy.asarray(x, dtype=float)
-    targets = numpy.zeros((len(y), len(ROLES)))
-    targets[numpy.arange(len(y)), [ROLES.index(label) for label in y]] = 1.0
-    # balance > 0 weighs rare roles more; 0.3 was best on 5-fold cross-validation on train.
-    class_weight = (len(y) / (len(ROLES) * numpy.maximum(targets.sum(axis=0), 1.0))) ** balance
+def softmax_weights(
+    features: numpy.ndarray, targets: numpy.ndarray, *, l2: float, steps: int, rate: float, balance: float
+) -> numpy.ndarray:
+    """Multinomial logistic regression by full-batch gradient descent (deterministic):
+    ``targets`` is one-hot (rows × classes); returns classes × features weights. ``balance`` > 0
+    weighs rare classes more."""
+    n = len(targets)
+    class_weight = (n / (targets.shape[1] * numpy.maximum(targets.sum(axis=0), 1.0))) ** balance
     sample_weight = targets @ class_weight
-    weights = numpy.zeros((len(ROLES), features.shape[1]))
+    weights = numpy.zeros((targets.shape[1], features.shape[1]))
     for _ in range(steps):
         scores = features @ weights.T
         scores -= scores.max(axis=1, keepdims=True)
         probs = numpy.exp(scores)
         probs /= probs.sum(axis=1, keepdims=True)
-        grad = ((probs - targets) * sample_weight[:, None]).T @ features / len(y) + l2 * weights / len(y)
+        grad = ((probs - targets) * sample_weight[:, None]).T @ features / n + l2 * weights / n
         weights -= rate * grad
+    return weights
+
+
+def fit(
+    x: Sequence[Sequence[float]], y: Sequence[str], *, l2: float = 0.1, steps: int = 3000, rate: float = 0.5, balance: float = 0.3
+) -> RoleModel:
+    """The role model of labelled feature rows (balance 0.3 was best on 5-fold cross-validation on train)."""
+    targets = numpy.zeros((len(y), len(ROLES)))
+    targets[numpy.arange(len(y)), [ROLES.index(label) for label in y]] = 1.0
+    weights = softmax_weights(numpy.asarray(x, dtype=float), targets, l2=l2, steps=steps, rate=rate, balance=balance)
     return RoleModel(weights=tuple(tuple(round(float(v), 6) for v in row) for row in weights))
 
 

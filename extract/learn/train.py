@@ -68,6 +68,8 @@ _DEFAULT_OPTIONS: dict[str, Any] = {
     "vectors_words": 20000,
     "vectors_dim": 64,
     "vectors_epochs": 5,
+    "distant_file": "",
+    "distant_repeat": 1,
     "pretrain_epochs": 0,
     "pretrain_files": ["iclr2024.jsonl", "icml2024.jsonl", "neurips2023.jsonl"],
     "pretrain_include_train": True,
@@ -359,6 +361,7 @@ def train_model(
     limit: int | None = None,
     corpus_dir: Path | None = None,
     progress: bool = True,
+    confidence: bool = True,
 ) -> TrainReport:
     """Train the NER on the train splits under ``gold_dir`` and write it to ``output_dir``.
 
@@ -367,6 +370,8 @@ def train_model(
     ``"paperkg.*"`` set the gold-handling options); ``limit`` keeps only the first N documents
     of every train/dev file (smoke tests). ``corpus_dir`` holds the unlabelled abstracts for
     tok2vec pretraining (default: ``gold_dir/../corpus``). With ``progress`` the dev scores are logged to stderr.
+    With ``confidence``, two more NERs are trained on the halves of the paper-level train file for
+    the confidence model's out-of-fold rows (:mod:`paperkg.extract.learn.confidence`).
 
     Raises :class:`InputError` when a gold file or the config is missing, and
     :class:`EvaluationError` (naming file and line) when a gold line is malformed.
@@ -437,6 +442,12 @@ def train_model(
     ]
     examples *= max(1, int(options["full_repeat"]))
     log(f"{len(examples)} fully annotated train docs ({', '.join(n for n, _ in full)})")
+    if options["distant_file"]:
+        from paperkg.extract.learn.distant import distant_example, read_distant
+
+        distant = read_distant(Path(options["distant_file"]))
+        examples += [distant_example(blank, r["text"], r["spans"]) for r in distant] * max(1, int(options["distant_repeat"]))
+        log(f"{len(distant)} partially labelled unlabeled abstracts ({options['distant_file']})")
 
     if partial and mode != "drop":
         if mode in ("outside", "positive"):
@@ -517,6 +528,14 @@ def train_model(
 
         train_roles(gold_dir / paper_files[0], output_dir / ROLES_FILE)
         log(f"role model trained on {paper_files[0]} -> {output_dir / ROLES_FILE}")
+        if confidence:
+            from paperkg.extract.learn.confidence import train_confidence
+
+            # The folds reuse this model's word vectors and settings, and make no confidence model of their own.
+            fold_overrides = {**(overrides or {}), "initialize.vectors": str(output_dir)}
+            train_confidence(gold_dir, paper_files[0], output_dir, seed=seed, log=log, train_ner=lambda gold, out: train_model(
+                gold, out, seed=seed, max_steps=max_steps, config_path=config_path, overrides=fold_overrides,
+                limit=limit, corpus_dir=corpus_dir, progress=progress, confidence=False))
     report = TrainReport(
         output_dir=output_dir,
         seed=seed,

@@ -8,6 +8,7 @@ A name the gazetteer knows is never rejected (the pipeline checks that before ca
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 
 from paperkg.extract.nlp.markup import clean_name, widen_to_markup
@@ -147,6 +148,58 @@ def trim_candidate(text: str, start: int, end: int) -> tuple[int, int]:
 
 #: Field names the guideline never annotates on their own.
 _FIELD_NAMES = frozenset({"machine learning"})
+
+
+#: Names that are never an entity, whatever list holds them: modifiers on their own (the noun
+#: phrase they modify decides: "zero-shot classification", not "zero-shot"), hardware, vendors
+#: and code hosts, venues from citations, file formats, and LaTeX residue ("dot" from ``\ldots``). The train
+#: gold annotates none of them as a name.
+NON_ENTITY_NAMES = frozenset(
+    """
+    zero-shot few-shot one-shot many-shot out-of-distribution in-distribution self-supervised semi-supervised
+    weakly-supervised multi-agent single-agent vision-language fine-grained coarse-grained multimodal
+    multi-modal cross-modal cross-lingual multilingual large-scale long-tailed open-vocabulary training-free
+    data-driven task-agnostic model-agnostic
+    cpu cpus gpu gpus tpu tpus nvidia intel amd github gitlab a100 h100 v100 cuda
+    soda neurips icml iclr cvpr iccv eccv acl emnlp naacl aaai ijcai kdd stoc focs colt arxiv
+    corl uai aistats icra iros wacv coling sigir wsdm miccai interspeech icassp
+    csv tsv json jsonl xml pdf html
+    dot dots ldots cdots cdot
+    """.split()
+)
+
+
+#: A web address as abstracts give code and data ("https://github.com/x/RethinkTinyLM"): the
+#: repository and account names in it are no mentions.
+_URL = re.compile(r"(?:https?://|www\.)[^\s)\]}>,;]+|\b(?:github|gitlab|huggingface|bitbucket)\.(?:com|co|io|org)/[^\s)\]}>,;]+", re.I)
+
+
+def outside_urls(text: str, candidates: list[tuple]) -> list[tuple]:
+    """The candidates ``(start, end, ...)`` that overlap no web address of ``text``.
+
+    >>> text = "Code: https://github.com/lab/RethinkTinyLM. We use SAC."
+    >>> [text[c[0]:c[1]] for c in outside_urls(text, [(29, 42, "Method"), (51, 54, "Method")])]
+    ['SAC']
+    """
+    urls = [m.span() for m in _URL.finditer(text)]
+    if not urls:
+        return candidates
+    starts = [start for start, _ in urls]
+    kept = []
+    for candidate in candidates:
+        index = bisect_right(starts, candidate[1] - 1) - 1
+        if index < 0 or urls[index][1] <= candidate[0]:
+            kept.append(candidate)
+    return kept
+
+
+def is_non_entity(name: str) -> bool:
+    """True for a name of :data:`NON_ENTITY_NAMES` (case, spaces and hyphens aside).
+
+    >>> [is_non_entity(n) for n in ["zero-shot", "Zero shot", "NVIDIA", "dot", "zero-shot learning", "GPT-4"]]
+    [True, True, True, True, False, False]
+    """
+    return "-".join(name.casefold().replace("-", " ").split()) in NON_ENTITY_NAMES
 
 
 def reject_reason(name: str) -> str | None:

@@ -8,6 +8,7 @@ deleted. Entity names are written without markup (:func:`clean_name`).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 # Inline and display math stop at the next opener too: a scan from each of 20,000 "\\(" to the
 # end of the text was quadratic (6 s at 40k characters).
@@ -88,6 +89,8 @@ def _bare_math(text: str) -> str:
     return _SPACES.sub("", text) if len(text) <= 24 else text
 
 
+# Cached: an abstract repeats its names, and hostile input repeats one name thousands of times.
+@lru_cache(maxsize=8192)
 def clean_name(surface: str) -> str:
     """A mention's text without markup, for entity names and keys (offsets keep the raw text).
 

@@ -26,7 +26,7 @@ from thinc.api import Model, NumpyOps
 from paperkg.errors import ExtractionError
 from paperkg.extract.nlp.abbreviations import find_abbreviations, find_short_forms
 from paperkg.extract.nlp.budget import BudgetExceeded, Steps
-from paperkg.extract.nlp.filtering import reject_reason, trim_candidate
+from paperkg.extract.nlp.filtering import is_non_entity, outside_urls, reject_reason, trim_candidate
 from paperkg.extract.nlp.gazetteer import GazetteerEntry, load_gazetteer
 from paperkg.extract.nlp.normalize import is_generic, normalize_key, strip_vague_prefix, trim_span
 from paperkg.extract.nlp.rules import proposal_spans, role_for, type_from_head
@@ -37,7 +37,10 @@ PACKAGED_MODEL_DIR = Path(__file__).parent.parent / "model" / "ner"
 MODEL_DIR = Path(os.environ.get("PAPERKG_MODEL") or PACKAGED_MODEL_DIR)
 
 MODEL_LABELS = {"METHOD": "Method", "TASK": "Task", "DATASET": "Dataset", "METRIC": "Metric"}
-_CONTEXT_TYPE = re.compile(r"^\s*(dataset|datasets|corpus|benchmark|benchmarks|suite|environment|environments)\b", re.I)
+# "the X dataset", "X benchmark", and the appositive "X, a new large-scale benchmark".
+_CONTEXT_TYPE = re.compile(
+    r"(?:,\s*(?:a|an|the)\s+(?:[a-z][\w-]*\s+){0,2}?)?\s*(dataset|datasets|corpus|benchmark|benchmarks|suite|"
+    r"environment|environments)\b", re.I)
 _CONTEXT_TYPES = {"dataset": "Dataset", "datasets": "Dataset", "corpus": "Dataset"}
 
 # Priorities when candidates overlap: the statistical model's spans win (they follow the gold's
@@ -90,10 +93,12 @@ class EntityComponent:
             notes.append(f"abbreviation detection skipped: {exc}")
         kinds: dict[str, list[str]] = {}
         model_ents = [(e.start_char, e.end_char, MODEL_LABELS[e.label_]) for e in doc.ents if e.label_ in MODEL_LABELS]
+        model_ends = [end for _, end, _ in model_ents]
         for abbr in abbreviations:
             long_form = text[abbr.long_start : abbr.long_end]
             # Unknown long forms take the type the NER gave the same words, else Method.
-            kind = self._type_for(long_form) or _overlapping_type(model_ents, abbr.long_start, abbr.long_end) or "Method"
+            kind = (self._type_for(long_form) or _overlapping_type(model_ents, model_ends, abbr.long_start, abbr.long_end)
+                    or "Method")
             candidates.append((abbr.long_start, abbr.long_end, kind, "abbreviation"))
             short_kinds = kinds.setdefault(text[abbr.short_start : abbr.short_end], [])
             if kind not in short_kinds:
@@ -121,16 +126,23 @@ class EntityComponent:
         # At a definition "long form (SF)", the short form takes the role of the long form.
         role_anchor = {a.short_start: a.long_start for a in abbreviations}
         mentions = []
-        cleaned = self._clean(text, candidates)
+        cleaned = self._clean(text, outside_urls(text, candidates))
         try:
             resolved = resolve_overlaps(cleaned, steps)
         except BudgetExceeded as exc:
             resolved = sorted((*c, False) for c in set(cleaned) if c[3] == "model")
             notes.append(f"rule mentions dropped, model mentions kept: overlap resolution {exc}")
+        # A name the abstract calls a dataset or benchmark once ("KITAB, a new dataset") is one
+        # in every sentence of it: the NER types its later mentions alone, often as a Method.
+        said = {}
+        for start, end, *_ in resolved:
+            context = _context_type(text, end)
+            if context:
+                said.setdefault(normalize_key(text[start:end]), context)
         for start, end, kind, origin, nested in resolved:
             index = max(bisect_right(sentence_starts, start) - 1, 0)
             s_start, s_end = sentences[index]
-            kind = _context_type(text, end) or kind
+            kind = _context_type(text, end) or said.get(normalize_key(text[start:end])) or kind
             anchor = max(role_anchor.get(start, start), s_start)
             role = role_for(sentence_texts[index], anchor - s_start, end - s_start, origin=origin)
             if role == "proposed" and origin != "proposal" and normalize_key(text[start:end]) in self.type_by_key:
@@ -162,7 +174,7 @@ class EntityComponent:
 
     @lru_cache(maxsize=1 << 16)  # noqa: B019 - one component per pipeline; names recur across abstracts
     def _acceptable(self, name: str, known: bool) -> bool:
-        if is_generic(name):
+        if is_generic(name) or is_non_entity(name):
             return False
         # The candidate filter: a name the gazetteer knows is an entity whatever its form.
         return known or normalize_key(name) in self.type_by_key or not reject_reason(name)
@@ -199,13 +211,20 @@ def _drop_cut_model_spans(candidates: list[tuple[int, int, str, str]]) -> list[t
     ]
 
 
-def _overlapping_type(spans: list[tuple[int, int, str]], start: int, end: int) -> str | None:
-    """The type of the longest span overlapping ``[start, end)``, if any.
+def _overlapping_type(spans: list[tuple[int, int, str]], ends: list[int], start: int, end: int) -> str | None:
+    """The type of the longest of ``spans`` overlapping ``[start, end)``, if any. ``spans`` are
+    the NER's (sorted, never overlapping, so their ``ends`` are sorted too): one bisection finds
+    the first that can overlap, and a document with thousands of definitions stays n·log n.
 
-    >>> _overlapping_type([(0, 4, "Task"), (3, 20, "Method")], 2, 10)
+    >>> _overlapping_type([(0, 4, "Task"), (4, 20, "Method")], [4, 20], 2, 10)
     'Method'
     """
-    overlapping = [(min(e, end) - max(s, start), kind) for s, e, kind in spans if s < end and start < e]
+    overlapping = []
+    for index in range(bisect_right(ends, start), len(spans)):
+        s, e, kind = spans[index]
+        if s >= end:
+            break
+        overlapping.append((min(e, end) - max(s, start), kind))
     return max(overlapping)[1] if overlapping else None
 
 

@@ -56,6 +56,7 @@ def _letter_starts(word: str) -> frozenset[int]:
     return frozenset(starts)
 
 
+@lru_cache(maxsize=8192)  # the same definition recurs through an abstract's mentions
 def expands(short: str, long: str) -> bool:
     """True when ``long`` spells out the acronym ``short``: the letters of ``short`` align, in
     order, to starts of the words of ``long`` (or of their parts: inner capitals, compounds),

@@ -23,6 +23,7 @@ from functools import lru_cache
 from typing import Iterable, Mapping, Sequence
 
 from paperkg.extract.nlp.abbreviations import is_short_form
+from paperkg.extract.nlp.filtering import is_non_entity
 from paperkg.extract.nlp.gazetteer import KnownRecord, load_curated, load_gazetteer, load_known
 from paperkg.extract.nlp.markup import clean_name
 from paperkg.extract.nlp.normalize import generic_head, normalize_key, strip_parentheticals, variant_key
@@ -354,7 +355,11 @@ def _extraction(paper: Paper, doc: DocMentions, codes: tuple[str, ...], final: d
 def _first_key(base: str, surface: str, local: dict[str, tuple[str, set[str], str]], acronyms: AcronymTable,
                known: KnownTables) -> tuple[str, str]:
     """The key after acronyms and aliases, and the rule that changed it ("" when none did). An
-    acronym resolves only where it is written as defined ("SPEED", not the word "speed")."""
+    acronym resolves only where it is written as defined ("SPEED", not the word "speed"). A
+    non-entity as written (:func:`~paperkg.extract.nlp.filtering.is_non_entity`: the NER also
+    reads the compacted text of a formula, where "\\ldots" leaves "dot") has no key."""
+    if is_non_entity(surface):
+        return "", ""
     if base in local and same_written_form(surface, local[base][1]):
         key, rule = local[base][0], "acronym defined in the abstract"
         if key == base:

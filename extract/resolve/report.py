@@ -23,13 +23,12 @@ key, so that a user can see (and challenge) why two written forms are one node o
 
 from __future__ import annotations
 
-import json
 import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from paperkg.atomic import atomic_open
+from paperkg.atomic import atomic_open, json_line
 from paperkg.extract.resolve.acronyms import AcronymTable
 
 _DIGITS = re.compile(r"\d+")
@@ -80,5 +79,5 @@ def write_resolution(records: Iterable[dict], path: str | Path) -> Path:
     path = Path(path)
     with atomic_open(path) as handle:
         for record in records:
-            handle.write(json.dumps(record, ensure_ascii=False, sort_keys=True) + "\n")
+            handle.write(json_line(record, sort_keys=True))
     return path

@@ -34,6 +34,7 @@ from paperkg.extract.nlp.guard import split_punctuation_runs
 from paperkg.extract.nlp.markup import mask_markup
 from paperkg.extract.nlp.records import DocMentions, doc_record
 from paperkg.extract.resolve.canonical import Resolved, resolve_stream
+from paperkg.extract.resolve.confidence import DEFAULT_MIN_CONFIDENCE, assign_confidence, curated_keys, keep_confident
 from paperkg.extract.resolve.roles import assign_roles
 from paperkg.extract.results.extract import with_results
 from paperkg.extract.run.store import BATCH, ExtractionStore, StoredDocs, extractor_version, text_hash
@@ -152,9 +153,12 @@ def progress_bar(stream: Iterable, total: int, *, enabled: bool = True, file: An
         bar.close()
 
 
-def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model: bool = True) -> Resolved:
+def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model: bool = True,
+                  min_confidence: float = DEFAULT_MIN_CONFIDENCE) -> Resolved:
     """Corpus-level resolution over the stored results of ``papers`` (read in batches), with the
-    resolution report, then the learned roles (:mod:`~paperkg.extract.resolve.roles`) over the rule cues.
+    resolution report, then the learned roles (:mod:`~paperkg.extract.resolve.roles`) over the rule cues
+    and each paper entity's confidence (:mod:`~paperkg.extract.resolve.confidence`); entities below
+    ``min_confidence`` are left out before results bind to entities.
 
     The records come as a one-pass iterator that reads ``store`` as it is consumed (keep the
     store open until then): the build adds each batch to the graph and spills it, so a corpus's
@@ -168,12 +172,16 @@ def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model:
             # Over the per-document work budget (paperkg.extract.nlp.budget): said, never silent.
             log.warning(f"{papers[index].source or papers[index].id}:{papers[index].line}: {note}")
     resolved = resolve_stream(papers, StoredDocs(store, keys, version))
-    return replace(resolved, extractions=_roles_and_results(iter(resolved.extractions)))
+    return replace(resolved, extractions=_roles_and_results(iter(resolved.extractions), use_model, min_confidence))
 
 
-def _roles_and_results(records: Iterator[Extraction]) -> Iterator[Extraction]:
+def _roles_and_results(records: Iterator[Extraction], use_model: bool, min_confidence: float) -> Iterator[Extraction]:
     while batch := list(islice(records, BATCH)):
-        yield from map(with_results, assign_roles(batch))
+        # The confidence model was fitted on the statistical model's entities: a rules-only
+        # build has no confidence to give.
+        roled = assign_roles(batch)
+        for extraction in assign_confidence(roled) if use_model else roled:
+            yield with_results(keep_confident(extraction, min_confidence, curated_keys()))
 
 
 def extract_papers(
@@ -186,6 +194,7 @@ def extract_papers(
     store: str | Path | None = None,
     engine: str = "local",
     scheduler: str | None = None,
+    min_confidence: float = DEFAULT_MIN_CONFIDENCE,
 ) -> list[Extraction]:
     """Typed, canonical entities for each paper, in input order.
 
@@ -194,7 +203,8 @@ def extract_papers(
     :mod:`paperkg.extract.run.store`); without it, a throwaway in-memory store is used.
     """
     return extract_corpus(papers, n_process=n_process, batch_size=batch_size, use_model=use_model,
-                          progress=progress, store=store, engine=engine, scheduler=scheduler).extractions
+                          progress=progress, store=store, engine=engine, scheduler=scheduler,
+                          min_confidence=min_confidence).extractions
 
 
 def extract_corpus(
@@ -207,10 +217,11 @@ def extract_corpus(
     store: str | Path | None = None,
     engine: str = "local",
     scheduler: str | None = None,
+    min_confidence: float = DEFAULT_MIN_CONFIDENCE,
 ) -> Resolved:
     """As :func:`extract_papers`, plus the entity-resolution report (``resolution.jsonl``)."""
     with extracted(papers, n_process=n_process, batch_size=batch_size, use_model=use_model, progress=progress,
-                   store=store, engine=engine, scheduler=scheduler) as (_, resolved):
+                   store=store, engine=engine, scheduler=scheduler, min_confidence=min_confidence) as (_, resolved):
         return replace(resolved, extractions=list(resolved.extractions))
 
 
@@ -226,6 +237,7 @@ def extracted(
     engine: str = "local",
     scheduler: str | None = None,
     stage: Callable[[str], AbstractContextManager] | None = None,
+    min_confidence: float = DEFAULT_MIN_CONFIDENCE,
 ) -> Iterator[tuple[ExtractStats, Resolved]]:
     """Extract what the store lacks, then resolve: ``(stats, resolved)`` with the records
     streaming from the store (:func:`stream_stored`) until the block ends and the store closes.
@@ -239,7 +251,7 @@ def extracted(
             stats = extract_to_store(papers, db, use_model=use_model, n_process=n_process, batch_size=batch_size,
                                      engine=engine, scheduler=scheduler, progress=progress)
         with stage("resolve"):
-            resolved = stream_stored(papers, db, use_model=use_model)
+            resolved = stream_stored(papers, db, use_model=use_model, min_confidence=min_confidence)
         yield stats, resolved
     finally:
         db.close()

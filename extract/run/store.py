@@ -57,6 +57,10 @@ def text_hash(abstract: str) -> str:
     return hashlib.sha256(abstract.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+#: Files of the model directory the per-document stage never reads.
+AFTER_STORE = frozenset({"roles.json", "confidence.json"})
+
+
 def extractor_version(use_model: bool) -> str:
     """A short hash of everything that decides the per-document output (see the module doc)."""
     from paperkg.extract.nlp.pipeline import MODEL_DIR
@@ -73,7 +77,8 @@ def _extractor_version(use_model: bool, model_dir: str) -> str:
     files += sorted(p for p in (_EXTRACT_DIR / "data").rglob("*") if p.is_file())
     model = Path(model_dir)
     if use_model and model.is_dir():
-        files += sorted(p for p in model.rglob("*") if p.is_file())
+        # The role and confidence models run after the store, over every paper of each build.
+        files += sorted(p for p in model.rglob("*") if p.is_file() and p.name not in AFTER_STORE)
     for path in files:
         digest.update(str(path.relative_to(model if path.is_relative_to(model) else _EXTRACT_DIR)).encode())
         digest.update(hashlib.sha256(path.read_bytes()).digest())

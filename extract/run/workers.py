@@ -71,8 +71,9 @@ def tune_worker_process() -> None:
     keep_freed_memory()
 
 
-def _exit_with_parent() -> None:
-    """Pool initializer: a daemon thread that ends this worker as soon as its parent is gone.
+def exit_with_parent() -> None:
+    """Pool initializer (and a forked export writer's first step, ``paperkg.forked``): a daemon
+    thread that ends this worker as soon as its parent is gone.
 
     The pool's call queue cannot tell: a spawned worker holds both ends of its pipe, so it
     would wait for a task forever."""
@@ -108,7 +109,7 @@ def pool_stream(items: Iterable[tuple[str, int]], *, use_model: bool, n_process:
     (``BrokenProcessPool``) instead of hanging it."""
     items = iter(items)
     pool = ProcessPoolExecutor(n_process, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_exit_with_parent)
+                               initializer=exit_with_parent)
     pending: deque = deque()
     try:
         while task := list(islice(items, batch_size * BATCHES_PER_TASK)):

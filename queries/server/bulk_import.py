@@ -20,6 +20,7 @@ the previous database back first (``tests/test_neo4j_import_swap.py``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
@@ -31,10 +32,11 @@ from pathlib import Path
 
 from paperkg.atomic import atomic_write_text
 from paperkg.errors import Neo4jServerError
+from paperkg.graph.export_set import reading
 from paperkg.queries.neo4j_admin import FILES, import_options, pick_array_delimiter, script_array_delimiter
 from paperkg.queries.server.control import status_local
 from paperkg.queries.server.launcher import _file_lock, build_launcher, java_executable
-from paperkg.queries.server.process import default_data_dir, lock_path
+from paperkg.queries.server.process import default_data_dir, lock_path, make_data_dir, write_private
 
 #: JVM options of the import tool (it sizes its own off-heap caches); PAPERKG_NEO4J_IMPORT_JAVA_OPTS overrides.
 IMPORT_JAVA_OPTS = ("-Xmx1g", "-XX:+UseParallelGC")
@@ -162,13 +164,17 @@ def import_graph(source: str | Path, *, data_dir: str | Path | None = None, data
         raise Neo4jServerError(f"invalid database name {database!r}: 3-63 ASCII letters, digits, '.' and '-', "
                                f"starting with a letter")
     data = Path(data_dir).expanduser().absolute() if data_dir is not None else default_data_dir()
+    make_data_dir(data)  # a file given as the data dir fails here, before the launcher is built
     _refuse_running(data)
     source = Path(source)
     jar = build_launcher(cache_dir, progress=progress)
     java = java_executable()
-    (data / "conf").mkdir(parents=True, exist_ok=True)
+    (data / "conf").mkdir(exist_ok=True)
     store_name = database.lower()  # Neo4j's folder for the database (names are case-insensitive)
-    with _file_lock(lock_path(data)), tempfile.TemporaryDirectory(prefix="paperkg-import-") as tmp:
+    # A folder of CSVs is read as its export set (finished if a killed export left it committed;
+    # no export rolls a new set in while the tool reads).
+    with _file_lock(lock_path(data)), tempfile.TemporaryDirectory(prefix="paperkg-import-") as tmp, \
+            reading(source / "import.sh") if source.is_dir() else contextlib.nullcontext():
         _refuse_running(data)  # started while the launcher was built?
         _recover(data, store_name)
         if source.is_dir():
@@ -202,7 +208,7 @@ def import_graph(source: str | Path, *, data_dir: str | Path | None = None, data
             if result.returncode != 0 or "IMPORT DONE" not in result.stdout:
                 log = data / "logs" / "paperkg-import.log"
                 log.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write_text(log, result.stdout + result.stderr)
+                write_private(log, result.stdout + result.stderr)
                 raise Neo4jServerError(f"the import tool failed (exit {result.returncode}) for data dir {data}: "
                                        f"{_failure(result.stdout + result.stderr)}; the previous database is "
                                        f"unchanged (the tool's output: {log})")

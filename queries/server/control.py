@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from paperkg.atomic import atomic_write_text
 from paperkg.errors import Neo4jServerError
 from paperkg.queries.server.bolt import (
     HOST,
@@ -40,6 +39,8 @@ from paperkg.queries.server.process import (
     CHILDREN,
     is_launcher,
     lock_path,
+    make_data_dir,
+    open_log,
     pid_alive,
     pid_path,
     read_pid,
@@ -49,6 +50,7 @@ from paperkg.queries.server.process import (
     running_launchers,
     state_path,
     terminate,
+    write_private,
 )
 
 DEFAULT_PORT = 7687
@@ -214,10 +216,7 @@ def start_local(
     data = resolve_data_dir(data_dir)
     default_opts, default_cache = memory_defaults(available_memory())
     page_cache = _page_cache(page_cache, default_cache)
-    try:
-        data.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise Neo4jServerError(f"cannot create the Neo4j data dir {data}: {exc}") from exc
+    make_data_dir(data)
     if not os.access(data, os.W_OK):
         raise Neo4jServerError(f"the Neo4j data dir {data} is not writable")
     uri = uri_for(port)
@@ -239,7 +238,7 @@ def start_local(
                "--data-dir", str(data), "--page-cache", page_cache]
         env = dict(os.environ)
         env["NEO4J_PASSWORD"] = pw
-        with open(log_path, "ab") as log:
+        with open_log(log_path) as log:
             offset = log.tell()
             log.write(f"\n=== paperkg: starting local Neo4j at {time.strftime('%Y-%m-%d %H:%M:%S')}: "
                       f"{' '.join(shlex.quote(c) for c in cmd)}\n".encode())
@@ -250,8 +249,8 @@ def start_local(
             except OSError as exc:
                 raise Neo4jServerError(f"cannot run {java!r}: {exc}") from exc
         CHILDREN[proc.pid] = proc
-        atomic_write_text(pid_file, f"{proc.pid}\n")
-        atomic_write_text(state_path(data), json.dumps({
+        write_private(pid_file, f"{proc.pid}\n")
+        write_private(state_path(data), json.dumps({
             "pid": proc.pid, "port": port, "uri": uri, "user": USER, "data_dir": str(data),
             "log_path": str(log_path), "started_at": time.time(), "jar": str(jar),
         }, indent=2) + "\n")

@@ -12,7 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from paperkg.errors import Neo4jServerError
+from paperkg.atomic import atomic_write_text
+from paperkg.errors import Neo4jServerError, NotAFolderError
 from paperkg.queries.server.launcher import JAR_NAME, _paperkg_home, _proc_cmdline
 
 # Popen objects of servers this process started: kept so they are reaped (no zombies, no
@@ -31,6 +32,29 @@ def default_data_dir() -> Path:
 def resolve_data_dir(data_dir: Path | str | None) -> Path:
     path = Path(data_dir).expanduser() if data_dir is not None else default_data_dir()
     return path.absolute()
+
+
+def make_data_dir(data_dir: Path) -> Path:
+    """Create ``data_dir`` (and its parents) for the server, 0700: the store, its logs and the
+    import's output hold the graph and the auth database, which are the user's own. A folder
+    already there keeps its mode."""
+    if data_dir.exists() and not data_dir.is_dir():
+        raise NotAFolderError(f"{data_dir}: is a file, not a folder (the Neo4j data dir)")
+    try:
+        data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise Neo4jServerError(f"cannot create the Neo4j data dir {data_dir}: {exc.strerror or exc}") from exc
+    return data_dir
+
+
+def write_private(path: Path, text: str) -> Path:
+    """A pid, state or log file of the server: atomic, and readable by its owner only."""
+    return atomic_write_text(path, text, private=True)
+
+
+def open_log(path: Path):
+    """The server's log, opened to append in binary, created 0600 (it quotes the command line)."""
+    return os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "ab")
 
 
 def pid_path(data_dir: Path) -> Path:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -36,8 +37,9 @@ codecs.register_error(REPLACE, _replace_unencodable)
 
 @contextlib.contextmanager
 def atomic_open(path: str | os.PathLike, mode: str = "w", *, encoding: str | None = "utf-8",
-                newline: str | None = None, errors: str | None = None) -> Iterator[IO]:
-    """Open a temp file beside ``path`` for writing; on success it replaces ``path``.
+                newline: str | None = None, errors: str | None = None, private: bool = False) -> Iterator[IO]:
+    """Open a temp file beside ``path`` for writing; on success it replaces ``path``. The file
+    gets the mode ``open()`` would give it (:func:`file_mode`), or 0600 when ``private``.
 
     >>> import tempfile, pathlib
     >>> target = pathlib.Path(tempfile.mkdtemp()) / "out.txt"
@@ -66,7 +68,8 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *, encoding: str | Non
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp_name, file_mode())  # mkstemp makes 0600; an export is for others to read
+        if not private:
+            os.chmod(tmp_name, file_mode())  # mkstemp makes 0600; an export is for others to read
         os.replace(tmp_name, target)
     except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
@@ -98,9 +101,9 @@ def file_mode(executable: bool = False) -> int:
 
 
 def atomic_write_text(path: str | os.PathLike, text: str, *, encoding: str = "utf-8", newline: str | None = None,
-                      errors: str | None = None) -> Path:
+                      errors: str | None = None, private: bool = False) -> Path:
     """Write ``text`` to ``path`` atomically; returns the path."""
-    with atomic_open(path, "w", encoding=encoding, newline=newline, errors=errors) as handle:
+    with atomic_open(path, "w", encoding=encoding, newline=newline, errors=errors, private=private) as handle:
         handle.write(text)
     return Path(path)
 
@@ -110,3 +113,14 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     with atomic_open(path, "wb", encoding=None) as handle:
         handle.write(data)
     return Path(path)
+
+
+def json_line(record: object, *, sort_keys: bool = False) -> str:
+    """``record`` as one JSON line, non-ASCII kept, except U+2028 and U+2029: line-based readers
+    (Python's ``str.splitlines``, JavaScript before ES2019) take them for line breaks.
+
+    >>> json_line({"a": "x\\u2028y"})
+    '{"a": "x\\\\u2028y"}\\n'
+    """
+    text = json.dumps(record, ensure_ascii=False, sort_keys=sort_keys)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029") + "\n"

@@ -4,7 +4,7 @@
 The record is the manifest's ``build`` key (``paperkg-manifest.json``, beside the list of the
 set's files, which it does not touch): every input file as it was read (the path as the graph's
 ``source`` names it, the absolute path, size and sha256), the ids left out of each file, the
-options that change the output (``top_k``, ``use_model``, ``max_chars``, ``html``), the
+options that change the output (``top_k``, ``use_model``, ``max_chars``, ``html``, ``min_confidence``), the
 extraction store (relative to the folder when inside it) and the paper count. ``add`` and
 ``remove`` rebuild from it through the same :func:`paperkg.build`, so their result is a fresh
 build of the same inputs byte for byte; an input that changed or vanished since is a one-line
@@ -47,10 +47,11 @@ class BuildRecord:
     papers: int
     store: str | None = None
     html: bool = True
+    min_confidence: float = 0.0
 
     @classmethod
     def of(cls, files: Sequence[Path], excluded: Iterable[tuple[str, str]], *, top_k: int, use_model: bool,
-           max_chars: int, papers: int, store: str | Path | None) -> "BuildRecord":
+           max_chars: int, papers: int, store: str | Path | None, min_confidence: float = 0.0) -> "BuildRecord":
         """The record of a build that read ``files`` (in order) leaving out ``excluded``."""
         removed: dict[str, list[str]] = {}
         for source, paper_id in excluded:
@@ -58,7 +59,8 @@ class BuildRecord:
         inputs = tuple(InputFile(str(path), os.path.abspath(path), *_digest(Path(path)),
                                  tuple(sorted(removed.get(str(path), ())))) for path in files)
         return cls(inputs, os.getcwd(), top_k, use_model, max_chars, papers,
-                   None if store is None or str(store) == ":memory:" else os.path.abspath(store))
+                   None if store is None or str(store) == ":memory:" else os.path.abspath(store),
+                   min_confidence=min_confidence)
 
     def to_json(self, out_dir: str | Path, *, html: bool) -> dict:
         """The manifest's ``build`` value for the set written into ``out_dir``."""
@@ -68,7 +70,7 @@ class BuildRecord:
         return {"inputs": [{"path": f.path, "absolute": f.absolute, "bytes": f.bytes, "sha256": f.sha256,
                             "removed": list(f.removed)} for f in self.inputs],
                 "cwd": self.cwd, "top_k": self.top_k, "use_model": self.use_model, "max_chars": self.max_chars,
-                "html": html, "store": store, "papers": self.papers}
+                "html": html, "store": store, "papers": self.papers, "min_confidence": self.min_confidence}
 
     @classmethod
     def from_manifest(cls, manifest: dict, out_dir: str | Path) -> "BuildRecord | None":
@@ -83,7 +85,9 @@ class BuildRecord:
             if store is not None:
                 store = os.path.join(os.path.abspath(out_dir), str(store))
             return cls(inputs, str(data["cwd"]), int(data["top_k"]), bool(data["use_model"]), int(data["max_chars"]),
-                       int(data["papers"]), store, bool(data.get("html", True)))
+                       int(data["papers"]), store, bool(data.get("html", True)),
+                       # Builds before confidences kept every entity.
+                       float(data.get("min_confidence", 0.0)))
         except (KeyError, TypeError, ValueError) as exc:
             raise BuildFolderError(f"{Path(out_dir) / MANIFEST}: its build record is unreadable "
                                    f"({type(exc).__name__}: {exc}); make the build afresh with paperkg build") from exc

@@ -8,8 +8,11 @@ any extraction starts.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import logging
+import os
 import re
 import sys
 from pathlib import Path
@@ -20,8 +23,9 @@ import paperkg
 from paperkg.api import stage_line, timed
 from paperkg.build_record import previous_build, replacing
 from paperkg.errors import PaperKGError
-from paperkg.graph.export_set import InterruptedAfterCommit
+from paperkg.graph.export_set import InterruptedAfterCommit, holding
 from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, MAX_MAX_CHARS
+from paperkg.extract.resolve.confidence import DEFAULT_MIN_CONFIDENCE
 from paperkg.paths import check_output_dir, check_output_file, output_folder
 from paperkg.types import ENTITY_TYPES, ReadReport
 
@@ -55,12 +59,17 @@ def _print_report(report: ReadReport) -> None:
 input_args = click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
 n_process_opt = click.option("--n-process", default=0, show_default="0: auto", type=click.IntRange(min=0),
                              help="Extraction worker processes; 0: one per usable core (at most 4) when 500 or more "
-                                  "papers need extracting, else 1.")
+                                  "papers need extracting, else 1. The exports are written by as many (0: one per "
+                                  "usable core from 500 papers on).")
 no_model_opt = click.option("--no-model", is_flag=True, help="Rules and gazetteers only, without the trained NER (faster, lower recall).")
 max_chars_opt = click.option("--max-chars", default=DEFAULT_MAX_CHARS, show_default=True,
                              type=click.IntRange(1, MAX_MAX_CHARS),
                              help="Skip (and report) records with an abstract or field longer than this (at most 1,000,000).")
 progress_opt = click.option("--progress/--no-progress", default=True, show_default=True, help="Show progress bars.")
+min_confidence_opt = click.option(
+    "--min-confidence", default=DEFAULT_MIN_CONFIDENCE, show_default=True, type=click.FloatRange(0.0, 1.0),
+    help="Leave out paper entities whose confidence (the estimated probability that they are right) is below "
+         "this; 0 keeps every entity. No effect with --no-model.")
 
 
 #: Options of the whole program, accepted after the subcommand too ("paperkg build ... -q").
@@ -92,13 +101,15 @@ def cli(quiet: bool, all_warnings: bool) -> None:
 @click.option("--output", "-o", required=True, type=click.Path(path_type=Path), help="Mentions JSONL to write.")
 @n_process_opt
 @no_model_opt
+@min_confidence_opt
 @max_chars_opt
 @progress_opt
-def extract(inputs, output, n_process, no_model, max_chars, progress):
+def extract(inputs, output, n_process, no_model, min_confidence, max_chars, progress):
     """Extract typed entities from INPUTS (.txt seed lists, .jsonl, .csv, or folders) into mentions JSONL."""
     check_output_file(output)
     result = paperkg.extract_entities(
-        inputs, output=output, n_process=n_process, use_model=not no_model, max_chars=max_chars, progress=progress
+        inputs, output=output, n_process=n_process, use_model=not no_model, max_chars=max_chars, progress=progress,
+        min_confidence=min_confidence,
     )
     _print_report(result.report)
     click.echo(f"wrote {output}", err=True)
@@ -118,9 +129,11 @@ def extract(inputs, output, n_process, no_model, max_chars, progress):
               help="Dask scheduler address (tcp://host:8786) for --engine dask [default: a local cluster of --n-process workers].")
 @n_process_opt
 @no_model_opt
+@min_confidence_opt
 @max_chars_opt
 @progress_opt
-def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_model, max_chars, progress):
+def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_model, min_confidence, max_chars,
+          progress):
     """Build the knowledge graph from INPUTS and write every export to --out DIR.
 
     Writes graph.json (reload with 'paperkg stats DIR/graph.json'), graph.graphml,
@@ -134,12 +147,13 @@ def build(inputs, out_dir, top_k, html, store, engine, scheduler, n_process, no_
     out_dir = check_output_dir(out_dir)
     previous = previous_build(out_dir)
     kg = paperkg.build(inputs, top_k=top_k, n_process=n_process, use_model=not no_model, max_chars=max_chars,
-                       progress=progress, store=store or out_dir / STORE_NAME, engine=engine, scheduler=scheduler)
+                       progress=progress, store=store or out_dir / STORE_NAME, engine=engine, scheduler=scheduler,
+                       min_confidence=min_confidence)
     line = replacing(previous, kg.build_record)
     if line:  # building other papers into a folder replaces its graph: never without a word
         click.echo(line, err=True)
     with timed([], "export", stage_line if progress else None):
-        written = kg.export(out_dir, html=html)
+        written = kg.export(out_dir, html=html, n_process=n_process)
     _print_build(kg, out_dir, [f"wrote {written[name]}" for name in sorted(written)])
 
 
@@ -272,11 +286,19 @@ def stats(graph_file, top, as_json, pairs_file):
 @click.option("--title", default=None, help="Page title.")
 def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges, max_focus_nodes, title):
     """Write the offline HTML explorer of a saved graph (topic map, entity map, similarity map, focus)."""
+    from paperkg.graph.explorer.render import is_dir_target
+
     out = output_folder(out)
-    pages = paperkg.load(graph_file).to_html(
-        out, view=view, focus=focus, hops=hops, max_entities=max_entities, max_papers=max_papers,
-        max_edges=max_edges, max_focus_nodes=max_focus_nodes, title=title,
-    )
+    folder = out if is_dir_target(out) else out.parent
+    # Pages merged into the graph's own set are drawn from that set's graph: a build of the
+    # folder waits until they are in (issue 21, M2). Another folder's lock is not held, as two
+    # html runs crossing two folders would each wait for the other.
+    same = os.path.realpath(folder) == os.path.realpath(graph_file.parent)
+    with holding(folder) if same else contextlib.nullcontext():
+        pages = paperkg.load(graph_file).to_html(
+            out, view=view, focus=focus, hops=hops, max_entities=max_entities, max_papers=max_papers,
+            max_edges=max_edges, max_focus_nodes=max_focus_nodes, title=title,
+        )
     for page in pages:
         click.echo(f"wrote {page}", err=True)
 
@@ -285,14 +307,15 @@ def html(graph_file, out, view, focus, hops, max_entities, max_papers, max_edges
 @click.argument("gold_file", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 @no_model_opt
+@min_confidence_opt
 @n_process_opt
-def evaluate(gold_file, as_json, no_model, n_process):
+def evaluate(gold_file, as_json, no_model, min_confidence, n_process):
     """Score extraction on GOLD_FILE: paper-level gold (paperkg_dev.jsonl: core recall, precision,
     proposed P/R/F1, type accuracy, links, mention P/R/F1) or span gold (SciERC: P/R/F1 per type)."""
     from paperkg.extract.evaluate.papers import PaperEvaluationReport, format_paper_report
     from paperkg.extract.evaluate.spans import format_report
 
-    report = paperkg.evaluate(gold_file, use_model=not no_model, n_process=n_process)
+    report = paperkg.evaluate(gold_file, use_model=not no_model, n_process=n_process, min_confidence=min_confidence)
     if as_json:
         click.echo(json.dumps(report.to_dict(), indent=2))
     else:
@@ -411,17 +434,20 @@ def neo4j_connection_opts(func):
 @click.argument("graph_file", type=click.Path(path_type=Path))
 @click.option("--batch-size", default=10_000, show_default=True, type=click.IntRange(min=1),
               help="Nodes or relationships per write transaction.")
+@click.option("--lock-timeout", default=3600.0, show_default=True, type=click.FloatRange(min=0, min_open=True),
+              metavar="SECONDS", help="How long to wait for other loads into the database to finish.")
 @neo4j_connection_opts
 @progress_opt
-def load_command(graph_file, batch_size, uri, user, password, database, progress):
+def load_command(graph_file, batch_size, lock_timeout, uri, user, password, database, progress):
     """Load a saved graph (GRAPH_FILE, e.g. out/graph.json) into Neo4j.
 
     Idempotent (loading again changes nothing) and incremental (papers already in the database
     stay; the file is the truth for the papers it contains); MERGE-only, so a killed load can
-    simply be re-run and loads may run at once: all end with the counts of one clean load.
+    simply be re-run. Loads into one database run one at a time: a load started while another
+    runs waits for it (saying so), so loads started at once end as if run one after the other.
     """
     report = paperkg.load(graph_file).to_neo4j(uri=uri, user=user, password=password, database=database,
-                                               batch_size=batch_size, progress=progress)
+                                               batch_size=batch_size, progress=progress, lock_timeout=lock_timeout)
     click.echo(report.describe(), err=True)
 
 
@@ -522,6 +548,15 @@ def _one_line(exc: click.ClickException) -> str:
     return message
 
 
+def _os_line(exc: OSError) -> str:
+    names = [os.fsdecode(n) if isinstance(n, (str, bytes, os.PathLike)) else str(n)
+             for n in (exc.filename, exc.filename2) if n is not None]
+    where = ": ".join(names).replace("\n", "\\n").replace("\r", "\\r")
+    code = errno.errorcode.get(exc.errno, "") if exc.errno else ""
+    reason = re.sub(r"\s+", " ", exc.strerror or str(exc) or type(exc).__name__).strip()
+    return f"{where + ': ' if where else ''}{reason}{f' ({code})' if code else ''}"
+
+
 def main() -> None:
     """Console entry point: run the CLI, turning paperkg errors into one-line messages."""
     try:
@@ -538,6 +573,11 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except PaperKGError as exc:
         click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except OSError as exc:
+        # The last resort for a system error no command turned into a paperkg one (an I/O error,
+        # no usable temporary folder): still one line, naming the path and the errno.
+        click.echo(f"error: {_os_line(exc)}", err=True)
         sys.exit(1)
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)

@@ -98,3 +98,7 @@ class StoreError(PaperKGError):
 class BuildFolderError(PaperKGError):
     """A build folder cannot be added to or taken from (``paperkg add``/``remove``): it records
     no build, a paper id is not in it, or one of its inputs changed or is gone."""
+
+
+class LoadLockTimeoutError(Neo4jError):
+    """Another ``paperkg load`` into the same database held the load lock past the timeout."""

@@ -16,11 +16,14 @@ batch at a time.
 
 from __future__ import annotations
 
+import os
 import pickle
 from bisect import bisect_right
 import tempfile
 from collections.abc import Sequence
 from typing import Iterable, Iterator, TypeVar
+
+from paperkg.errors import output_error
 
 T = TypeVar("T")
 
@@ -31,7 +34,7 @@ class Spill(Sequence):
     def __init__(self, batch: int = 500) -> None:
         self._file = tempfile.TemporaryFile(prefix="paperkg-spill-")
         self._batch = batch
-        self._offsets: list[int] = []  # file offset of each written batch
+        self._spans: list[tuple[int, int]] = []  # (start, end) file offsets of each written batch
         self._ends: list[int] = []  # items written up to and including each batch
         self._pending: list = []
         self._length = 0
@@ -56,16 +59,26 @@ class Spill(Sequence):
 
     def _flush(self) -> None:
         if self._pending:
-            self._file.seek(0, 2)
-            self._offsets.append(self._file.tell())
-            pickle.dump(self._pending, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+            start = self._file.seek(0, 2)
+            try:
+                pickle.dump(self._pending, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+                self._file.flush()  # a full disk is met here, not at some later read
+            except OSError as exc:
+                # The temporary folder is full (TMPDIR): one line naming it, not a traceback.
+                error = output_error(exc, tempfile.gettempdir(), " (the build's temporary records; TMPDIR names another folder)")
+                if error is exc:
+                    raise
+                raise error from exc
+            self._spans.append((start, self._file.tell()))
             self._ends.append(self._length)
             self._pending = []
 
     def _read(self, number: int) -> list:
         if self._cached is None or self._cached[0] != number:
-            self._file.seek(self._offsets[number])
-            self._cached = (number, pickle.load(self._file))
+            # pread, not seek + read: a process forked to write an export reads the spill through
+            # the same open file, whose offset (and the buffer assuming it) the processes share.
+            start, end = self._spans[number]
+            self._cached = (number, pickle.loads(os.pread(self._file.fileno(), end - start, start)))
         return self._cached[1]
 
     def __len__(self) -> int:
@@ -73,7 +86,7 @@ class Spill(Sequence):
 
     def __iter__(self) -> Iterator:
         self._flush()
-        for number in range(len(self._offsets)):
+        for number in range(len(self._ends)):
             yield from self._read(number)
 
     def __getitem__(self, index):

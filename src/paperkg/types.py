@@ -65,7 +65,9 @@ class Mention:
 class PaperEntity:
     """A canonical entity as it occurs in one paper: all its mentions (one per distinct span),
     one role, one evidence; the ids of the known-list record it matches, if any; and the
-    normalized keys of every written form of it in this paper (``alias_keys``)."""
+    normalized keys of every written form of it in this paper (``alias_keys``); ``confidence``, the
+    estimated probability that it is right (:mod:`paperkg.extract.resolve.confidence`; None
+    without a trained model)."""
 
     key: str
     name: str
@@ -78,6 +80,7 @@ class PaperEntity:
     area: str | None = None
     record_url: str | None = None
     alias_keys: tuple[str, ...] = ()
+    confidence: float | None = None
 
     @property
     def count(self) -> int:
