@@ -314,6 +314,15 @@ def statement(name: str) -> str:
     return files[key]
 
 
+def shell_statement(name: str) -> str:
+    """The text of a ``paperkg cypher`` statement ``queries/_shell_NAME.cypher``."""
+    files = _cypher_files()
+    key = f"_shell_{name}"
+    if key not in files:
+        raise QueryError(f"missing shell statement {key}.cypher in the paperkg.queries package")
+    return files[key]
+
+
 def get_query(name: str) -> QuerySpec:
     """The named query; raises :class:`QueryError` listing the available ones."""
     queries = library()
@@ -354,17 +363,21 @@ def _read_rows(tx, cypher: str, params: dict) -> list[dict]:
 def parse_param_pairs(pairs: Iterable[str]) -> dict[str, str]:
     """``["k=10", "entity=MuJoCo"]`` -> ``{"k": "10", "entity": "MuJoCo"}`` (values stay strings).
 
-    >>> parse_param_pairs(["k=10", "entity=a=b"])
-    {'k': '10', 'entity': 'a=b'}
+    Spaces around the name and the value go: a quoted ``-p " dataset = ImageNet "`` is
+    ``dataset`` = ``ImageNet``, as it would be unquoted.
+
+    >>> parse_param_pairs(["k=10", "entity=a=b", " dataset = ImageNet "])
+    {'k': '10', 'entity': 'a=b', 'dataset': 'ImageNet'}
     """
     params: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
+        key = key.strip()
+        if not sep or not key:
             raise QueryError(f"--param expects KEY=VALUE, got {pair!r}")
-        if key.strip() in params:
-            raise QueryError(f"parameter {key.strip()!r} given twice")
-        params[key.strip()] = value
+        if key in params:
+            raise QueryError(f"parameter {key!r} given twice")
+        params[key] = value.strip()
     return params
 
 
@@ -388,19 +401,39 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+#: What a spreadsheet takes for the start of a formula (OWASP, "CSV Injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value: Any) -> str:
+    """A CSV cell: a text that a spreadsheet would run as a formula (``=HYPERLINK(...)`` in a
+    paper title) starts with ``'``, so it shows as text; numbers, ``-1.5`` too, stay numbers."""
+    text = _cell(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return text
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
 def format_rows(rows: list[dict], columns: Sequence[str] = (), fmt: str = "table", *, max_width: int = 60) -> str:
-    """Rows as an aligned text table, JSON, or CSV (lists joined with ``; `` in table and CSV)."""
+    """Rows as an aligned text table, JSON, or CSV (lists joined with ``; `` in table and CSV;
+    CSV text cells that start like a formula get a leading ``'``, see :func:`_csv_cell`)."""
     cols = list(columns) or (list(rows[0]) if rows else [])
     for row in rows:
         cols += [c for c in row if c not in cols]
     if fmt == "json":
         return json.dumps(rows, indent=2, ensure_ascii=False)
     if fmt == "csv":
+        # Each row is written with the "\r\n" end (RFC 4180's) and cut off it: with a "\n" end
+        # the csv module leaves a cell holding "\r" unquoted, a row break to a reader.
         buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(cols)
-        writer.writerows([_cell(row.get(c)) for c in cols] for row in rows)
-        return buffer.getvalue().rstrip("\n")
+        writer = csv.writer(buffer, lineterminator="\r\n")
+        lines = []
+        for cells in [cols, *([_csv_cell(row.get(c)) for c in cols] for row in rows)]:
+            buffer.seek(0)
+            buffer.truncate()
+            writer.writerow(cells)
+            lines.append(buffer.getvalue()[:-2])
+        return "\n".join(lines)
     if fmt != "table":
         raise QueryError(f"unknown output format {fmt!r}; choose table, json or csv")
     if not rows:

@@ -17,7 +17,7 @@ from paperkg.graph import analytics
 from paperkg.graph.results import result_row
 from paperkg.queries.loader import load_graph
 from paperkg.queries.offline import NAMED_QUERIES
-from paperkg.queries.runner import Neo4jSettings, library, parse_query, run_query
+from paperkg.queries.runner import Neo4jSettings, format_rows, library, parse_param_pairs, parse_query, run_query
 from paperkg.types import ENTITY_TYPES, ROLES
 
 QUERIES_DIR = Path(__file__).resolve().parents[1] / "queries"
@@ -56,6 +56,21 @@ def test_header_parsing_and_conversion():
         spec.bind({"who": "x", "kind": "c"})
     with pytest.raises(QueryError, match="malformed parameter"):
         parse_query("bad", "// Bad.\n// param: k integer\nRETURN 1")
+
+
+def test_param_pairs_are_stripped():
+    assert parse_param_pairs([" dataset = ImageNet ", "k=10\t"]) == {"dataset": "ImageNet", "k": "10"}
+    with pytest.raises(QueryError, match="given twice"):
+        parse_param_pairs(["k=1", " k =2"])
+
+
+def test_csv_output_defuses_spreadsheet_formulas():
+    rows = [{"title": '=HYPERLINK("http://x.example","y")', "n": -3, "f": -1.5},
+            {"title": "+1", "n": 2, "f": "@SUM(A1)"}, {"title": "-x", "n": None, "f": "\tcmd"},
+            {"title": "\rz", "n": 0, "f": ["=a", "b"]}, {"title": "plain = text", "n": 1, "f": "a-b"}]
+    lines = format_rows(rows, ["title", "n", "f"], "csv").split("\n")
+    assert lines == ["title,n,f", "\"'=HYPERLINK(\"\"http://x.example\"\",\"\"y\"\")\",-3,-1.5",
+                     "'+1,2,'@SUM(A1)", "'-x,,'\tcmd", "\"'\rz\",0,'=a; b", "plain = text,1,a-b"]
 
 
 def test_unknown_query_lists_the_available_ones(seeds_kg):
