@@ -305,22 +305,23 @@ def library() -> dict[str, QuerySpec]:
     return {name: parse_query(name, files[name]) for name in sorted(files) if not name.startswith("_")}
 
 
+def _internal(kind: str, name: str) -> str:
+    files = _cypher_files()
+    key = f"_{kind}_{name}"
+    if key not in files:
+        what = "loader" if kind == "load" else kind
+        raise QueryError(f"missing {what} statement {key}.cypher in the paperkg.queries package")
+    return files[key]
+
+
 def statement(name: str) -> str:
     """The text of a loader statement ``queries/_load_NAME.cypher``."""
-    files = _cypher_files()
-    key = f"_load_{name}"
-    if key not in files:
-        raise QueryError(f"missing loader statement {key}.cypher in the paperkg.queries package")
-    return files[key]
+    return _internal("load", name)
 
 
 def shell_statement(name: str) -> str:
     """The text of a ``paperkg cypher`` statement ``queries/_shell_NAME.cypher``."""
-    files = _cypher_files()
-    key = f"_shell_{name}"
-    if key not in files:
-        raise QueryError(f"missing shell statement {key}.cypher in the paperkg.queries package")
-    return files[key]
+    return _internal("shell", name)
 
 
 def get_query(name: str) -> QuerySpec:
