@@ -13,6 +13,7 @@ import stat
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -143,12 +144,27 @@ def interrupt_at_prompt(pid: int, fd: int) -> None:
     os.kill(pid, signal.SIGINT)
 
 
-def end(pid: int, fd: int, status: list) -> None:
-    """Kill the shell if a failed test left it running; close its terminal."""
-    if not status:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-    os.close(fd)
+@contextmanager
+def shell_on_pty(env):
+    """``(pid, fd, status)`` of the shell on a terminal, at its first prompt; a test appends the
+    exit code to ``status`` once the shell has left. If it did not, the shell is killed."""
+    pid, fd = spawn_on_pty(env)
+    status: list = []
+    try:
+        assert "cypher> " in read_until(fd, "cypher> ")
+        yield pid, fd, status
+    finally:
+        if not status:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def left(pid: int, fd: int, status: list, code: int) -> None:
+    """Wait for the shell to leave (its terminal drained) and check its exit code."""
+    read_until(fd, "never", timeout=5)
+    status.append(exit_status(pid))
+    assert status == [code]
 
 
 def running(driver, needle: str) -> list[str]:
@@ -174,10 +190,7 @@ LONG = "UNWIND range(1, 10000000000) AS x WITH x WHERE x = -1 RETURN count(*) AS
 
 
 def test_ctrl_c_cancels_the_running_statement_on_the_server(shell_env, neo4j_driver):
-    pid, fd = spawn_on_pty(shell_env)
-    status: list = []
-    try:
-        assert "cypher> " in read_until(fd, "cypher> ")
+    with shell_on_pty(shell_env) as (pid, fd, status):
         os.write(fd, LONG.format(alias="cancel_me_tty").encode())
         assert wait_for(lambda: running(neo4j_driver, "cancel_me_tty"), 30), "the statement never started"
         os.kill(pid, signal.SIGINT)
@@ -187,18 +200,11 @@ def test_ctrl_c_cancels_the_running_statement_on_the_server(shell_env, neo4j_dri
         os.write(fd, b"RETURN 41 + 1 AS answer;\n")
         assert "(1 row)" in read_until(fd, "(1 row)"), "the shell works on after a cancel"
         interrupt_at_prompt(pid, fd)  # Ctrl-C at the prompt leaves
-        read_until(fd, "never", timeout=5)
-        status.append(exit_status(pid))
-        assert status == [130]
-    finally:
-        end(pid, fd, status)
+        left(pid, fd, status, 130)
 
 
 def test_a_second_ctrl_c_leaves_with_130_and_the_statement_stops(shell_env, neo4j_driver):
-    pid, fd = spawn_on_pty(shell_env)
-    status: list = []
-    try:
-        assert "cypher> " in read_until(fd, "cypher> ")
+    with shell_on_pty(shell_env) as (pid, fd, status):
         os.write(fd, LONG.format(alias="cancel_me_twice").encode())
         assert wait_for(lambda: running(neo4j_driver, "cancel_me_twice"), 30), "the statement never started"
         for _ in range(100):  # Ctrl-C until it leaves: the second lands during the cancel or at the prompt
@@ -209,15 +215,10 @@ def test_a_second_ctrl_c_leaves_with_130_and_the_statement_stops(shell_env, neo4
                 break
         assert status == [130]
         assert wait_for(lambda: not running(neo4j_driver, "cancel_me_twice"), 10), "the server still runs it"
-    finally:
-        end(pid, fd, status)
 
 
 def test_ctrl_c_drops_a_statement_being_typed(shell_env):
-    pid, fd = spawn_on_pty(shell_env)
-    status: list = []
-    try:
-        assert "cypher> " in read_until(fd, "cypher> ")
+    with shell_on_pty(shell_env) as (pid, fd, status):
         os.write(fd, b"RETURN 'dropped' AS x\n")
         read_until(fd, "...> ", timeout=5)
         time.sleep(0.5)
@@ -227,11 +228,7 @@ def test_ctrl_c_drops_a_statement_being_typed(shell_env):
         out = read_until(fd, "(1 row)")
         assert "(1 row)" in out and "error" not in out, "the dropped line is not part of the statement"
         os.write(fd, b":exit\n")
-        read_until(fd, "never", timeout=5)
-        status.append(exit_status(pid))
-        assert status == [0]
-    finally:
-        end(pid, fd, status)
+        left(pid, fd, status, 0)
 
 
 def test_sigint_cancels_a_script_statement_and_ends_the_run(shell_env, neo4j_driver):
@@ -254,10 +251,7 @@ def test_sigint_cancels_a_script_statement_and_ends_the_run(shell_env, neo4j_dri
 
 
 def test_interactive_statements_end_at_a_semicolon_outside_strings_and_comments(shell_env):
-    pid, fd = spawn_on_pty(shell_env)
-    status: list = []
-    try:
-        assert "cypher> " in read_until(fd, "cypher> ")
+    with shell_on_pty(shell_env) as (pid, fd, status):
         os.write(fd, b"RETURN 2 /* ; */ AS two; // done\n")
         out = read_until(fd, "cypher> ")
         assert "(1 row)" in out and "error" not in out, "a ';' in a block comment ends nothing; after ';' a comment"
@@ -274,11 +268,7 @@ def test_interactive_statements_end_at_a_semicolon_outside_strings_and_comments(
         os.write(fd, b"RETURN count(n) AS nodes;\n")
         assert "(1 row)" in read_until(fd, "(1 row)")
         os.write(fd, b":exit\n")
-        read_until(fd, "never", timeout=5)
-        status.append(exit_status(pid))
-        assert status == [0]
-    finally:
-        end(pid, fd, status)
+        left(pid, fd, status, 0)
 
 
 def test_history_keeps_no_passwords_or_parameters_and_is_private(shell_env, tmp_path):
@@ -286,19 +276,12 @@ def test_history_keeps_no_passwords_or_parameters_and_is_private(shell_env, tmp_
     history.parent.mkdir(parents=True)
     history.write_text("RETURN 'old' AS kept_before;\n:param api_key=\"old-secret\"\n")
     history.chmod(0o644)
-    pid, fd = spawn_on_pty(shell_env)
-    status: list = []
-    try:
-        assert "cypher> " in read_until(fd, "cypher> ")
+    with shell_on_pty(shell_env) as (pid, fd, status):
         for line in (b":param token=\"tok-secret\"\n", b"ALTER USER nobody SET\n", b"  password 'pw-secret';\n",
                      b"RETURN 1 AS kept_after;\n", b":params\n", b":exit\n"):
             os.write(fd, line)
             read_until(fd, "> ")
-        read_until(fd, "never", timeout=5)
-        status.append(exit_status(pid))
-        assert status == [0]
-    finally:
-        end(pid, fd, status)
+        left(pid, fd, status, 0)
     text = history.read_text()
     assert "kept_before" in text and "kept_after" in text and ":params" in text
     for leak in ("old-secret", "tok-secret", "pw-secret", "ALTER USER", ":param "):

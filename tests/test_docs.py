@@ -97,4 +97,4 @@ def test_every_results_file_says_where_it_was_measured(results: dict):
     for name, data in results.items():
         assert data["bench"] == name and re.fullmatch(r"[0-9a-f]{40}(\+dirty)?", data["commit"]), name
         assert data["measured"] and data["command"] and data["figures"], name
-        assert "/work/" not in json.dumps(data), f"{name}.json names a path of this machine"
+        assert str(ROOT.parent) not in json.dumps(data), f"{name}.json names a path of this machine"

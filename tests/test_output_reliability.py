@@ -30,7 +30,6 @@ from pathlib import Path
 import pytest
 
 import paperkg
-import paperkg.errors as errors
 from paperkg.graph import export_set
 from paperkg.graph.export_set import COMMIT_DIR, MANIFEST, read_manifest, verify
 from paperkg.queries import neo4j_admin
@@ -123,6 +122,16 @@ def test_m1_a_reader_of_a_read_only_folder_reads_the_committed_files_where_they_
     assert verify(out) == [f"{out / COMMIT_DIR}: a committed set is not rolled forward yet"]
 
 
+def _traced_renames(cmd: list, trace: Path) -> list[tuple[str, str]]:
+    """Run ``cmd`` under strace (skip where it cannot trace) and return its renames."""
+    traced = subprocess.run(["strace", "-f", "-qq", "-o", trace, "-e", "trace=rename,renameat,renameat2", *cmd],
+                            capture_output=True, text=True)
+    if traced.returncode != 0 and "ptrace" in traced.stderr:
+        pytest.skip(f"strace cannot trace here: {traced.stderr.strip()[:200]}")
+    assert traced.returncode == 0, traced.stderr
+    return _renames(trace)
+
+
 def _renames(trace: Path) -> list[tuple[str, str]]:
     """(syscall, source path) of each rename in an strace log."""
     found = []
@@ -144,12 +153,7 @@ def test_m1_a_real_kill_9_at_each_rename_of_the_roll_forward(graphs, tmp_path):
     probe = tmp_path / "probe"
     old.export(probe)
     trace = tmp_path / "trace.txt"
-    traced = subprocess.run(["strace", "-f", "-qq", "-o", trace, "-e", "trace=rename,renameat,renameat2",
-                             *cmd, probe], capture_output=True, text=True)
-    if traced.returncode != 0 and "ptrace" in traced.stderr:
-        pytest.skip(f"strace cannot trace here: {traced.stderr.strip()[:200]}")
-    assert traced.returncode == 0, traced.stderr
-    renames = _renames(trace)
+    renames = _traced_renames([*cmd, probe], trace)
     syscall = renames[-1][0]
     calls = [source for name, source in renames if name == syscall]
     roll_forward = [n for n, source in enumerate(calls, 1) if f"{COMMIT_DIR}/" in source]
@@ -269,12 +273,7 @@ def test_m3_a_real_kill_9_at_each_rename_of_a_neo4j_admin_export(graphs, tmp_pat
     assert before["papers.csv"] != after["papers.csv"] and before["related_to.csv"] != after["related_to.csv"]
     trace = tmp_path / "trace.txt"
     probe = old_set(tmp_path / "probe")
-    traced = subprocess.run(["strace", "-f", "-qq", "-o", trace, "-e", "trace=rename,renameat,renameat2",
-                             *cmd, probe], capture_output=True, text=True)
-    if traced.returncode != 0 and "ptrace" in traced.stderr:
-        pytest.skip(f"strace cannot trace here: {traced.stderr.strip()[:200]}")
-    assert traced.returncode == 0, traced.stderr
-    renames = _renames(trace)
+    renames = _traced_renames([*cmd, probe], trace)
     syscall = renames[-1][0]
     count = sum(1 for name, _ in renames if name == syscall)
     assert count >= len(NEO4J_ADMIN)
