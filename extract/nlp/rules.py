@@ -83,6 +83,7 @@ def type_from_head(name: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=1 << 16)  # pure, and asked per mention and per word by roles and confidence
 def is_name_like(word: str) -> bool:
     """A coined name: mixed case inside the word, an acronym, or letters with digits or symbols.
 

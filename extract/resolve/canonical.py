@@ -20,7 +20,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Iterator, Mapping, Sequence
 
 from paperkg.extract.nlp.abbreviations import is_short_form
 from paperkg.extract.nlp.filtering import is_non_entity
@@ -55,8 +55,8 @@ _WORD_BREAK = re.compile(r"[\s\-]+")
 
 @dataclass(frozen=True)
 class Resolved:
-    """What :func:`resolve` returns: the extractions (a list; a one-pass iterator from
-    :func:`resolve_stream`) and the resolution report's records."""
+    """What :func:`resolve` returns: the extractions (a list; :class:`Records` from
+    :func:`resolve_stream`, made as they are read) and the resolution report's records."""
 
     extractions: Iterable[Extraction]
     report: list[dict] = field(default_factory=list)
@@ -162,7 +162,7 @@ def resolve(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Resolved:
 
 
 def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Resolved:
-    """As :func:`resolve`, with the records as a one-pass iterator that reads ``docs`` as it is
+    """As :func:`resolve`, with the records as :class:`Records`, which read ``docs`` as they are
     consumed: a corpus's records need never be held at once.
 
     ``docs`` is read three times (definitions; keys and corpus tallies; records), so a store
@@ -306,9 +306,28 @@ def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Reso
         final_count.update({final.get(key, key) for key in codes[1::2] if key})
     report = report_records(merged, name_of, final_count, acronyms, kept_apart)
     del paper_count, final_count, merged
-    records = (_extraction(paper, doc, codes, final, type_of, name_of, known)
-               for paper, doc, codes in zip(papers, docs, paper_keys))
-    return Resolved(records, report, acronyms)
+    return Resolved(Records(papers, docs, paper_keys, final, type_of, name_of, known), report, acronyms)
+
+
+@dataclass(frozen=True, eq=False, repr=False)  # a corpus's tables: never compared, never printed
+class Records:
+    """The records of :func:`resolve_stream`: iterating reads ``docs`` once more and makes each
+    paper's record as it goes; :meth:`record` makes one from a document read elsewhere (a batch
+    sent to a forked process, :func:`paperkg.extract.run.corpus.stream_stored`)."""
+
+    papers: Sequence[Paper]
+    docs: Sequence[DocMentions]
+    codes: list[tuple[str, ...]]  # per paper: base and key of each mention (pass 2)
+    final: dict[str, str]
+    type_of: dict[str, str]
+    name_of: dict[str, str]
+    known: KnownTables
+
+    def __iter__(self) -> Iterator[Extraction]:
+        return map(self.record, range(len(self.papers)), self.docs)
+
+    def record(self, index: int, doc: DocMentions) -> Extraction:
+        return _extraction(self.papers[index], doc, self.codes[index], self.final, self.type_of, self.name_of, self.known)
 
 
 def _vote(counter: Counter) -> str:

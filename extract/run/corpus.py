@@ -22,18 +22,20 @@ import logging
 import os
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, replace
-from itertools import islice
+from functools import partial
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from tqdm import tqdm
 
 from paperkg.errors import ExtractionError
+from paperkg.forked import can_fork, fork_map
 from paperkg.extract.nlp.filtering import on_raw_text
 from paperkg.extract.nlp.guard import split_punctuation_runs
 from paperkg.extract.nlp.markup import mask_markup
 from paperkg.extract.nlp.records import DocMentions, doc_record
-from paperkg.extract.resolve.canonical import Resolved, resolve_stream
+from paperkg.extract.resolve.canonical import Records, Resolved, resolve_stream
 from paperkg.extract.resolve.confidence import DEFAULT_MIN_CONFIDENCE, assign_confidence, curated_keys, keep_confident
 from paperkg.extract.resolve.roles import assign_roles
 from paperkg.extract.results.extract import with_results
@@ -154,7 +156,7 @@ def progress_bar(stream: Iterable, total: int, *, enabled: bool = True, file: An
 
 
 def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model: bool = True,
-                  min_confidence: float = DEFAULT_MIN_CONFIDENCE) -> Resolved:
+                  min_confidence: float = DEFAULT_MIN_CONFIDENCE, n_process: int = 1) -> Resolved:
     """Corpus-level resolution over the stored results of ``papers`` (read in batches), with the
     resolution report, then the learned roles (:mod:`~paperkg.extract.resolve.roles`) over the rule cues
     and each paper entity's confidence (:mod:`~paperkg.extract.resolve.confidence`); entities below
@@ -162,7 +164,9 @@ def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model:
 
     The records come as a one-pass iterator that reads ``store`` as it is consumed (keep the
     store open until then): the build adds each batch to the graph and spills it, so a corpus's
-    records are never all in memory.
+    records are never all in memory. With ``n_process`` other than 1 the records are made in
+    forked processes (:func:`record_processes`), a batch of stored documents each, identical to
+    those made here.
 
     The stored notes are said first, for reused papers too, so every build of the same inputs
     warns alike."""
@@ -172,16 +176,41 @@ def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model:
             # Over the per-document work budget (paperkg.extract.nlp.budget): said, never silent.
             log.warning(f"{papers[index].source or papers[index].id}:{papers[index].line}: {note}")
     resolved = resolve_stream(papers, StoredDocs(store, keys, version))
-    return replace(resolved, extractions=_roles_and_results(iter(resolved.extractions), use_model, min_confidence))
+    finish = partial(_finished, resolved.extractions, use_model, min_confidence)
+    done = fork_map(finish, _batches(enumerate(resolved.extractions.docs)), record_processes(n_process, len(papers)),
+                    what="the papers' records")
+    return replace(resolved, extractions=chain.from_iterable(done))
 
 
-def _roles_and_results(records: Iterator[Extraction], use_model: bool, min_confidence: float) -> Iterator[Extraction]:
-    while batch := list(islice(records, BATCH)):
-        # The confidence model was fitted on the statistical model's entities: a rules-only
-        # build has no confidence to give.
-        roled = assign_roles(batch)
-        for extraction in assign_confidence(roled) if use_model else roled:
-            yield with_results(keep_confident(extraction, min_confidence, curated_keys()))
+def record_processes(n_process: int, papers: int) -> int:
+    """The processes that make ``papers`` papers' records after resolution: as for extraction
+    (:func:`worker_count`), but one wherever there is a single batch of :data:`BATCH` papers, or
+    no fork (:mod:`paperkg.forked`).
+
+    >>> record_processes(2, BATCH), record_processes(1, 10**5), record_processes(2, 10**5) == (2 if can_fork() else 1)
+    (1, 1, True)
+    """
+    if papers <= BATCH or not can_fork():
+        return 1
+    return worker_count(n_process, papers)
+
+
+def _batches(items: Iterable) -> Iterator[list]:
+    items = iter(items)
+    while batch := list(islice(items, BATCH)):
+        yield batch
+
+
+def _finished(records: Records, use_model: bool, min_confidence: float,
+              batch: list[tuple[int, DocMentions]]) -> list[Extraction]:
+    """The finished records of one batch of stored documents: roles over the whole batch at
+    once, then confidence, then results. A pure function of the batch and the resolution, so
+    a forked process makes the same records as this one."""
+    roled = assign_roles([records.record(index, doc) for index, doc in batch])
+    # The confidence model was fitted on the statistical model's entities: a rules-only
+    # build has no confidence to give.
+    return [with_results(keep_confident(extraction, min_confidence, curated_keys()))
+            for extraction in (assign_confidence(roled) if use_model else roled)]
 
 
 def extract_papers(
@@ -251,7 +280,8 @@ def extracted(
             stats = extract_to_store(papers, db, use_model=use_model, n_process=n_process, batch_size=batch_size,
                                      engine=engine, scheduler=scheduler, progress=progress)
         with stage("resolve"):
-            resolved = stream_stored(papers, db, use_model=use_model, min_confidence=min_confidence)
+            resolved = stream_stored(papers, db, use_model=use_model, min_confidence=min_confidence,
+                                     n_process=n_process)
         yield stats, resolved
     finally:
         db.close()
