@@ -320,7 +320,8 @@ def build(
     """Read, extract and link: the whole pipeline, returning a :class:`KnowledgeGraph`.
 
     ``n_process`` extraction processes (0: one per usable core, at most 4, from 500 papers to
-    extract on; see :func:`paperkg.extract.run.corpus.worker_count`); more than one needs the caller's
+    extract on; see :func:`paperkg.extract.run.corpus.worker_count`), and as many forked processes make the
+    papers' records after resolution; more than one needs the caller's
     ``if __name__ == "__main__":`` guard, as workers are spawned. ``store`` is the extraction store (an SQLite file, see :mod:`paperkg.extract.run.store`): papers
     whose text and extractor version it already holds are not extracted again; resolution and
     linking always run over every paper. Without it, a throwaway in-memory store is used.
