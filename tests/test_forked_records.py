@@ -1,4 +1,4 @@
-"""The papers' records made in forked processes (paperkg.forked.fork_map, used by
+"""The papers' records made in forked processes (paperkg.extract.run.forks.fork_map, used by
 paperkg.extract.run.corpus after resolution): the same records as made in turn, in order, and a
 child's error or death is one line in the parent with no process left behind."""
 
@@ -14,7 +14,7 @@ import pytest
 
 from paperkg.errors import InputError
 from paperkg.extract.run import corpus
-from paperkg.forked import WorkerDiedError, can_fork, fork_map
+from paperkg.extract.run.forks import WorkerDiedError, can_fork, fork_map
 from paperkg.extract.read.readers import read_papers
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="the records are made in turn where fork is not available")

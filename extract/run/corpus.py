@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from tqdm import tqdm
 
 from paperkg.errors import ExtractionError
-from paperkg.forked import can_fork, fork_map
+from paperkg.extract.run.forks import can_fork, fork_map
 from paperkg.extract.nlp.filtering import on_raw_text
 from paperkg.extract.nlp.guard import split_punctuation_runs
 from paperkg.extract.nlp.markup import mask_markup
@@ -185,7 +185,7 @@ def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model:
 def record_processes(n_process: int, papers: int) -> int:
     """The processes that make ``papers`` papers' records after resolution: as for extraction
     (:func:`worker_count`), but one wherever there is a single batch of :data:`BATCH` papers, or
-    no fork (:mod:`paperkg.forked`).
+    no fork (:mod:`paperkg.extract.run.forks`).
 
     >>> record_processes(2, BATCH), record_processes(1, 10**5), record_processes(2, 10**5) == (2 if can_fork() else 1)
     (1, 1, True)
