@@ -28,7 +28,7 @@ import multiprocessing
 import pickle
 import traceback
 from collections import deque
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from paperkg.errors import PaperKGError
 from paperkg.extract.run.workers import exit_with_parent
@@ -97,11 +97,7 @@ def fork_map(work: Callable[[T], R], tasks: Iterable[T], processes: int, *, what
                 raise WorkerDiedError(f"a process making {what} died (exit code {process.exitcode})") from None
             if _give(child, tasks):
                 waiting.append(child)
-            ok, value = pickle.loads(message)
-            if not ok:
-                error, text = value
-                raise error from RemoteTraceback(text)
-            yield value
+            yield result_of(pickle.loads(message))
     finally:
         for process, task_send, result_receive in children:
             process.terminate()
@@ -121,16 +117,32 @@ def _give(child, tasks: Iterator) -> bool:
 def _worker(work: Callable, receive, send) -> None:
     exit_with_parent()
     while True:
-        task = receive.recv()
-        try:
-            message = (True, work(task))
-        except BaseException as exc:  # noqa: BLE001 - a Ctrl-C too: the parent decides what it ends
-            send.send((False, (portable(exc), traceback.format_exc())))
-            return
+        message = outcome(work, receive.recv())
         send.send(message)
+        if not message[0]:
+            return
 
 
-def portable(exc: BaseException) -> BaseException:
+def outcome(call: Callable, *args) -> tuple[bool, Any]:
+    """A child's message: ``(True, call(*args))``, or ``(False, (error, traceback))`` for the
+    parent's :func:`result_of` to raise."""
+    try:
+        return True, call(*args)
+    except BaseException as exc:  # noqa: BLE001 - a Ctrl-C too: the parent decides what it ends
+        return False, (_portable(exc), traceback.format_exc())
+
+
+def result_of(message: tuple[bool, Any]) -> Any:
+    """The value of a child's :func:`outcome`, or its error raised here with the child's
+    traceback as the cause."""
+    ok, value = message
+    if not ok:
+        error, text = value
+        raise error from RemoteTraceback(text)
+    return value
+
+
+def _portable(exc: BaseException) -> BaseException:
     """``exc`` if it survives pickling, else an error that does: a PaperKGError of the same one
     line for one of ours, a RuntimeError naming the type for any other."""
     try:

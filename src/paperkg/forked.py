@@ -20,10 +20,9 @@ import gc
 import multiprocessing
 import multiprocessing.connection
 import os
-import traceback
 from typing import Any, Callable, Sequence
 
-from paperkg.extract.run.forks import WorkerDiedError, RemoteTraceback, portable, can_fork
+from paperkg.extract.run.forks import WorkerDiedError, can_fork, outcome, result_of
 from paperkg.extract.run.workers import exit_with_parent
 
 #: Below this many papers the writers run in turn: forking and waiting cost more than they save
@@ -77,15 +76,12 @@ def run_writers(writers: Sequence[tuple[str, Callable[[], Any]]], processes: int
                 name, process = running.pop(receive)
                 with receive:
                     try:
-                        ok, value = receive.recv()
+                        message = receive.recv()
                     except EOFError:
                         process.join()
                         raise ExportWorkerError(f"the process writing {name} died (exit code {process.exitcode})") from None
                 process.join()
-                if not ok:
-                    error, text = value
-                    raise error from RemoteTraceback(text)
-                results[name] = value
+                results[name] = result_of(message)
     finally:
         for receive, (_, process) in running.items():
             process.terminate()
@@ -97,9 +93,5 @@ def run_writers(writers: Sequence[tuple[str, Callable[[], Any]]], processes: int
 
 def _child(write: Callable[[], Any], send) -> None:
     exit_with_parent()
-    try:
-        message = (True, write())
-    except BaseException as exc:  # noqa: BLE001 - a Ctrl-C too: the parent decides what it ends
-        message = (False, (portable(exc), traceback.format_exc()))
-    send.send(message)
+    send.send(outcome(write))
     send.close()
