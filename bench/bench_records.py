@@ -30,7 +30,7 @@ def cpu_seconds() -> tuple[float, float]:
 
 
 def make_records(papers, store, processes: int) -> dict:
-    from paperkg.extract.run.corpus import record_processes, stream_stored
+    from paperkg.extract.run.corpus import corpus_processes, stream_stored
 
     resolved = stream_stored(papers, store, n_process=processes)
     digest = hashlib.sha256()
@@ -41,7 +41,7 @@ def make_records(papers, store, processes: int) -> dict:
         count += 1
     wall = time.perf_counter() - started
     own_after, children_after = cpu_seconds()
-    return {"processes": record_processes(processes, len(papers)), "records": count, "wall_s": round(wall, 2),
+    return {"processes": corpus_processes(processes, len(papers)), "records": count, "wall_s": round(wall, 2),
             "cpu_s": round(own_after - own, 2), "children_cpu_s": round(children_after - children, 2),
             "digest": digest.hexdigest()[:16]}
 

@@ -39,14 +39,15 @@ def result_node(paper_id: str, index: int) -> str:
 
 
 def build_graph(extractions: Iterable[Extraction], *, top_k: int = 20,
-                stage: Callable[[str], AbstractContextManager] | None = None) -> nx.DiGraph:
+                stage: Callable[[str], AbstractContextManager] | None = None, processes: int = 1) -> nx.DiGraph:
     """Papers, canonical entities, paper->entity edges, and capped paper-paper links.
 
     ``extractions`` is read once, in the ``graph`` step: an iterator that makes the records
     as it goes (the build's) is never held whole.
 
     ``stage(name)``, when given, wraps each step (``graph``, ``link``, ``communities``): the
-    build times them with it.
+    build times them with it. Linking and communities score pairs in ``processes`` forked
+    processes (the same graph as in one).
 
     >>> from paperkg.types import Paper, PaperEntity, Mention
     >>> def ex(pid, key):
@@ -61,9 +62,9 @@ def build_graph(extractions: Iterable[Extraction], *, top_k: int = 20,
     with stage("graph"):
         graph = add_result_edges(add_extractions(nx.DiGraph(paperkg_schema=1), extractions))
     with stage("link"):
-        graph = add_links(graph, top_k=top_k, copy=False)
+        graph = add_links(graph, top_k=top_k, copy=False, processes=processes)
     with stage("communities"):
-        return add_communities(graph)
+        return add_communities(graph, processes=processes)
 
 
 def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.DiGraph:

@@ -47,10 +47,11 @@ def umbrella_threshold(n_papers: int) -> float:
     return max(UMBRELLA_SHARE * n_papers, UMBRELLA_MIN)
 
 
-def topic_edges(graph: nx.DiGraph) -> tuple[dict[tuple[str, str], float], bool]:
+def topic_edges(graph: nx.DiGraph, processes: int = 1) -> tuple[dict[tuple[str, str], float], bool]:
     """The topic graph's weighted edges: each linked paper's nearest abstracts by text, and the
     RELATED_TO links (an edge in both takes the larger weight); and whether the text
-    neighbours are in (not below :data:`TOPIC_MIN_PAPERS` linked papers)."""
+    neighbours are in (not below :data:`TOPIC_MIN_PAPERS` linked papers). The text
+    neighbours are found in ``processes`` forked processes."""
     edges: dict[tuple[str, str], float] = {}
     for u, v, d in graph.edges(data=True):
         if d.get("kind") == "RELATED_TO" and u != v:
@@ -58,16 +59,18 @@ def topic_edges(graph: nx.DiGraph) -> tuple[dict[tuple[str, str], float], bool]:
     papers = sorted({n for pair in edges for n in pair})  # a paper without links stays without a topic
     if len(papers) < TOPIC_MIN_PAPERS:
         return edges, False
-    rows, df = text_similarity.tfidf_rows(text_similarity.paper_text(graph.nodes[p]) for p in papers)
-    lefts, rights = text_similarity.neighbour_pairs(rows, df, per_row=TOPIC_NEIGHBOURS)
-    for a, b, weight in zip(lefts.tolist(), rights.tolist(), text_similarity.pair_cosines(rows, lefts, rights).tolist()):
+    rows, df = text_similarity.tfidf_rows([text_similarity.paper_text(graph.nodes[p]) for p in papers], processes)
+    lefts, rights = text_similarity.neighbour_pairs(rows, df, per_row=TOPIC_NEIGHBOURS, processes=processes)
+    cosines = text_similarity.pair_cosines(rows, lefts, rights, processes)
+    for a, b, weight in zip(lefts.tolist(), rights.tolist(), cosines.tolist()):
         if weight > 0:
             key = (papers[a], papers[b])
             edges[key] = max(edges.get(key, 0.0), weight)
     return edges, True
 
 
-def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float | None = None) -> list[list[str]]:
+def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float | None = None,
+                   processes: int = 1) -> list[list[str]]:
     """Louvain communities of the papers in the topic graph (paper node ids, sorted), largest first.
 
     The topic graph is assembled in sorted order, so insertion order cannot change the result;
@@ -83,7 +86,7 @@ def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float | N
     [['paper:a', 'paper:b']]
     """
     similarity = nx.Graph()
-    found_edges, with_text = topic_edges(graph)
+    found_edges, with_text = topic_edges(graph, processes)
     edges = sorted((u, v, weight) for (u, v), weight in found_edges.items())
     similarity.add_nodes_from(sorted({n for u, v, _ in edges for n in (u, v)}))
     similarity.add_weighted_edges_from(edges)
@@ -108,8 +111,9 @@ def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float | N
     return groups
 
 
-def add_communities(graph: nx.DiGraph, *, seed: int = SEED) -> nx.DiGraph:
-    """Set ``community`` on every paper node of ``graph`` (in place) and return it.
+def add_communities(graph: nx.DiGraph, *, seed: int = SEED, processes: int = 1) -> nx.DiGraph:
+    """Set ``community`` on every paper node of ``graph`` (in place) and return it; the topic
+    graph's text neighbours in ``processes`` forked processes (the same communities as in one).
 
     >>> g = nx.DiGraph()
     >>> for p in "abcde":
@@ -124,7 +128,7 @@ def add_communities(graph: nx.DiGraph, *, seed: int = SEED) -> nx.DiGraph:
     for node, kind in graph.nodes(data="kind"):
         if kind == "Paper":
             graph.nodes[node]["community"] = NO_COMMUNITY
-    for number, group in enumerate(louvain_groups(graph, seed=seed)):
+    for number, group in enumerate(louvain_groups(graph, seed=seed, processes=processes)):
         for node in group:
             graph.nodes[node]["community"] = number
     graph.graph["community_seed"] = seed

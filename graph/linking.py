@@ -18,6 +18,7 @@ Two signals, both scipy sparse products in row blocks (never the bipartite proje
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import Iterator
 
 import networkx as nx
@@ -26,6 +27,7 @@ from scipy import sparse
 
 from paperkg.extract.nlp.normalize import normalize_key
 from paperkg.extract.nlp.rules import is_name_like
+from paperkg.forks import fork_ranges
 from paperkg.graph import text_similarity
 from paperkg.types import Link
 
@@ -39,6 +41,8 @@ ENTITY_NEIGHBOURS = 2
 TEXT_CANDIDATES = 15
 #: Shared words a text link names.
 TERMS_SHOWN = 5
+#: Links whose shared words a forked process finds per task.
+TERMS_CHUNK = 4096
 #: Entities named in a link's one-line ``reason``.
 REASON_ENTITIES = 3
 
@@ -262,9 +266,11 @@ def link_values(graph: nx.DiGraph, entities: list[str], matrix: sparse.csr_matri
 
 
 def _entity_candidates(graph: nx.DiGraph, papers: list[str], entities: list[str], matrix: sparse.csr_matrix,
-                       central: sparse.csr_matrix, top_k: int) -> tuple[sparse.csr_matrix, LinkValues, np.ndarray]:
+                       central: sparse.csr_matrix, top_k: int,
+                       processes: int = 1) -> tuple[sparse.csr_matrix, LinkValues, np.ndarray]:
     """The unit link-value rows of the papers, the entity columns' values, and the pairs with
-    entity evidence (each paper's ``2 * top_k`` strongest, as rows of (left, right))."""
+    entity evidence (each paper's ``2 * top_k`` strongest, as rows of (left, right)); blocks of
+    rows in ``processes`` forked processes."""
     values = link_values(graph, entities, matrix)
     # A paper's own central entities weigh fully, its passing mentions half.
     weighted = (matrix + central).multiply(values.value / 2).tocsr()
@@ -288,9 +294,9 @@ def _entity_candidates(graph: nx.DiGraph, papers: list[str], entities: list[str]
     core, core_t = columns(central, values.core)
     family, family_t = columns(matrix, values.core & values.family)
     family_central, family_central_t = columns(central, values.core & values.family)
-    proposed = [np.zeros((0, 2), dtype=np.int64)]
-    for block_start in range(0, len(papers), BLOCK_ROWS):
-        rows = slice(block_start, block_start + BLOCK_ROWS)
+
+    def block_pairs(block_start: int, block_stop: int) -> np.ndarray:
+        rows = slice(block_start, block_stop)
         # Evidence counts 1 for a rare named entity or one central to both papers, 1/2 for another
         # specific entity or for a broad family central to one of the two; a link needs 1.
         both = core[rows] @ core_t
@@ -300,17 +306,14 @@ def _entity_candidates(graph: nx.DiGraph, papers: list[str], entities: list[str]
         keep = (block.row + block_start != block.col) & (block.data > 0)
         block_rows, block_cols, vals = block.row[keep] + block_start, block.col[keep], block.data[keep]
         if len(high) and len(vals):
-            vals = vals + np.asarray(unit_high[block_rows].multiply(unit_high[block_cols]).sum(axis=1)).ravel()
-        vals = np.round(vals, 12)
-        # Each row's 2 * top_k strongest (ties by the other paper): one sort of the block's
-        # entries by (row, -weight, column), never one per row.
-        order = np.lexsort((block_cols, -vals, block_rows))
-        block_rows, block_cols = block_rows[order], block_cols[order]
-        starts = np.searchsorted(block_rows, block_rows, side="left")
-        first = (np.arange(len(block_rows)) - starts) < 2 * top_k
+            vals = vals + text_similarity.pair_dots(unit_high, block_rows, block_cols)
+        # Each row's 2 * top_k strongest (ties by the other paper).
+        first = text_similarity.row_top(block_rows, block_cols, np.round(vals, 12), 2 * top_k)
         rows_kept, cols_kept = block_rows[first], block_cols[first]
-        proposed.append(np.stack([np.minimum(rows_kept, cols_kept), np.maximum(rows_kept, cols_kept)], axis=1))
-    return unit, values, np.unique(np.concatenate(proposed), axis=0)
+        return np.stack([np.minimum(rows_kept, cols_kept), np.maximum(rows_kept, cols_kept)], axis=1)
+
+    proposed = fork_ranges(block_pairs, len(papers), BLOCK_ROWS, processes, what="the entity evidence")
+    return unit, values, np.unique(np.concatenate([np.zeros((0, 2), dtype=np.int64), *proposed]), axis=0)
 
 
 def neighbour_ranks(lefts: np.ndarray, rights: np.ndarray, scores: np.ndarray, n: int) -> np.ndarray:
@@ -331,8 +334,10 @@ def neighbour_ranks(lefts: np.ndarray, rights: np.ndarray, scores: np.ndarray, n
     return np.minimum(position[: len(lefts)], position[len(lefts):])
 
 
-def paper_links(graph: nx.DiGraph, *, top_k: int = 20) -> Iterator[Link]:
-    """Links to the papers a researcher would call related, at most ``top_k`` per paper.
+def paper_links(graph: nx.DiGraph, *, top_k: int = 20, processes: int = 1) -> Iterator[Link]:
+    """Links to the papers a researcher would call related, at most ``top_k`` per paper; the
+    texts, the candidate pairs and the links' shared words in ``processes`` forked processes
+    (the same links as in one).
 
     Two signals: the TF-IDF cosine of the two abstracts (:mod:`paperkg.graph.text_similarity`)
     and shared specific entities (the evidence rules above). A pair links when it is one
@@ -362,21 +367,20 @@ def paper_links(graph: nx.DiGraph, *, top_k: int = 20) -> Iterator[Link]:
     papers, entities, matrix, central = _incidence(graph)
     if not papers:
         return
-    unit, values, entity_pairs = _entity_candidates(graph, papers, entities, matrix, central, top_k)
+    unit, values, entity_pairs = _entity_candidates(graph, papers, entities, matrix, central, top_k, processes)
     texts = [text_similarity.paper_text(graph.nodes[paper]) for paper in papers]
-    rows, df = text_similarity.tfidf_rows(texts)
+    rows, df = text_similarity.tfidf_rows(texts, processes)
     has_text = np.diff(rows.indptr) > 0
-    text_lefts, text_rights = text_similarity.neighbour_pairs(rows, df, per_row=TEXT_CANDIDATES)
+    text_lefts, text_rights = text_similarity.neighbour_pairs(rows, df, per_row=TEXT_CANDIDATES, processes=processes)
     candidates = np.unique(np.concatenate([entity_pairs, np.stack([text_lefts, text_rights], axis=1)]), axis=0)
     lefts, rights = candidates[:, 0], candidates[:, 1]
     if len(lefts) == 0:
         return
-    cosines = text_similarity.pair_cosines(rows, lefts, rights)
+    cosines = text_similarity.pair_cosines(rows, lefts, rights, processes)
     ranks = neighbour_ranks(lefts, rights, cosines, len(papers))
-    entity_set = {(int(a), int(b)) for a, b in entity_pairs.tolist()}
-    with_entities = np.array([(a, b) in entity_set for a, b in zip(lefts.tolist(), rights.tolist())], dtype=bool)
+    with_entities = np.isin(lefts * len(papers) + rights, entity_pairs[:, 0] * len(papers) + entity_pairs[:, 1])
     textless = ~(has_text[lefts] & has_text[rights])
-    entity_weights = np.round(np.asarray(unit[lefts].multiply(unit[rights]).sum(axis=1)).ravel(), 12)
+    entity_weights = np.round(text_similarity.pair_dots(unit, lefts, rights, processes), 12)
     strength = np.where(textless, entity_weights, cosines)
     keep = np.where(textless, with_entities & (entity_weights > 0),
                     (cosines >= TEXT_MIN) & ((ranks < 1) | (with_entities & (ranks < ENTITY_NEIGHBOURS))))
@@ -393,8 +397,16 @@ def paper_links(graph: nx.DiGraph, *, top_k: int = 20) -> Iterator[Link]:
             degree[left] += 1
             degree[right] += 1
             accepted.append(index)
+    accepted.sort(key=lambda i: (int(lefts[i]), int(rights[i])))
+
+    def words(start: int, stop: int) -> list[tuple[str, ...]]:
+        return [() if kinds[i] == "entities" else tuple(
+            text_similarity.shared_terms(rows, int(lefts[i]), int(rights[i]), texts[int(lefts[i])], k=TERMS_SHOWN))
+            for i in accepted[start:stop]]
+
+    terms = chain.from_iterable(fork_ranges(words, len(accepted), TERMS_CHUNK, processes, what="the links' shared words"))
     static: dict[int, dict] = {}
-    for index in sorted(accepted, key=lambda i: (int(lefts[i]), int(rights[i]))):
+    for index, shared_words in zip(accepted, list(terms)):
         left, right, kind = int(lefts[index]), int(rights[index]), str(kinds[index])
         a, b = _row_values(unit, left), _row_values(unit, right)
         contrib = sorted(((-round(a[c] * b[c], 12), entities[c], c) for c in a.keys() & b.keys()))
@@ -403,8 +415,6 @@ def paper_links(graph: nx.DiGraph, *, top_k: int = 20) -> Iterator[Link]:
             if col not in static:
                 static[col] = _evidence(graph, entities[col], int(values.df[col]))
             evidence.append({**static[col], "contribution": round(-negative, 6)})
-        shared_words = () if kind == "entities" else tuple(
-            text_similarity.shared_terms(rows, left, right, texts[left], k=TERMS_SHOWN))
         yield Link(
             source=papers[left],
             target=papers[right],
@@ -445,15 +455,15 @@ def link_reason(evidence: tuple[dict, ...] | list[dict], terms: tuple[str, ...] 
     return "; ".join(lines)
 
 
-def add_links(graph: nx.DiGraph, *, top_k: int = 20, copy: bool = True) -> nx.DiGraph:
+def add_links(graph: nx.DiGraph, *, top_k: int = 20, copy: bool = True, processes: int = 1) -> nx.DiGraph:
     """A copy of ``graph`` whose RELATED_TO edges are recomputed from the papers' text and
     entity edges (``copy=False``: ``graph`` itself, as the build does: a copy of 95k papers' graph costs
-    hundreds of MB)."""
+    hundreds of MB); ``processes`` as for :func:`paper_links`."""
     linked = graph.copy() if copy else graph
     # Over the adjacency dicts: the edge view's generator took seconds at 95k papers.
     linked.remove_edges_from([(u, v) for u, targets in linked.adjacency() for v, data in targets.items()
                               if data.get("kind") == "RELATED_TO"])
-    for link in paper_links(linked, top_k=top_k):
+    for link in paper_links(linked, top_k=top_k, processes=processes):
         linked.add_edge(link.source, link.target, kind="RELATED_TO", weight=link.weight, shared=list(link.shared),
                         evidence=[dict(item) for item in link.evidence], reason=link.reason, link_kind=link.kind,
                         terms=list(link.terms))

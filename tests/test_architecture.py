@@ -2,7 +2,7 @@
 
 Stages, each importing only itself and the ones before it::
 
-    base (types, errors, atomic, paths, spill) -> extract -> graph -> queries -> api, cli
+    base (types, errors, atomic, paths, spill, forks) -> extract -> graph -> queries -> api, cli
 
 Rooms of ``extract`` (``extract/__init__.py``)::
 
@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: Import package -> source folder (as pyproject's package-dir says).
 FOLDERS = {"paperkg": ROOT / "src" / "paperkg", "paperkg.extract": ROOT / "extract",
            "paperkg.graph": ROOT / "graph", "paperkg.queries": ROOT / "queries"}
-BASE = {"paperkg.types", "paperkg.errors", "paperkg.atomic", "paperkg.paths", "paperkg.spill"}
+BASE = {"paperkg.types", "paperkg.errors", "paperkg.atomic", "paperkg.paths", "paperkg.spill", "paperkg.forks"}
 STAGES = ("base", "extract", "graph", "queries", "top")
 ROOMS = ("read", "nlp", "resolve", "results", "run", "evaluate", "learn")
 RUNTIME_ONLY = ("read", "nlp", "resolve", "results")  # what graph and queries may use of extract

@@ -1,4 +1,4 @@
-"""The papers' records made in forked processes (paperkg.extract.run.forks.fork_map, used by
+"""The papers' records made in forked processes (paperkg.forks.fork_map, used by
 paperkg.extract.run.corpus after resolution): the same records as made in turn, in order, and a
 child's error or death is one line in the parent with no process left behind."""
 
@@ -14,7 +14,7 @@ import pytest
 
 from paperkg.errors import InputError
 from paperkg.extract.run import corpus
-from paperkg.extract.run.forks import WorkerDiedError, can_fork, fork_map
+from paperkg.forks import WorkerDiedError, can_fork, fork_map
 from paperkg.extract.read.readers import read_papers
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="the records are made in turn where fork is not available")
@@ -67,7 +67,7 @@ def test_forked_records_equal_the_records_made_in_turn(shared_data: Path, use_mo
     store = tmp_path / "store.sqlite"
     serial = corpus.extract_corpus(papers, use_model=use_model, progress=False, store=store).extractions
     monkeypatch.setattr(corpus, "BATCH", 64)  # five batches over two children
-    assert corpus.record_processes(2, len(papers)) == 2
+    assert corpus.corpus_processes(2, len(papers)) == 2
     forked = corpus.extract_corpus(papers, n_process=2, use_model=use_model, progress=False, store=store).extractions
     assert [x.paper.id for x in forked] == [p.id for p in papers]
     assert forked == serial

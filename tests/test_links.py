@@ -6,10 +6,15 @@ from __future__ import annotations
 import json
 
 import networkx as nx
+import numpy as np
 import pytest
 
 from paperkg.extract.read.readers import read_papers
+from paperkg.forks import can_fork
+from paperkg.graph.communities import add_communities
 from paperkg.graph.linking import TEXT_MIN, add_links, is_umbrella, paper_links
+from paperkg.graph import linking, text_similarity
+from paperkg.graph.text_similarity import row_top
 from paperkg.queries.loader import load_graph
 from paperkg.queries.runner import Neo4jSettings
 from paperkg.types import LINK_KINDS
@@ -96,3 +101,39 @@ def test_neo4j_links_keep_kind_and_words(seeds_kg, clean_neo4j, neo4j_settings):
         rows = session.run("MATCH (a:Paper)-[r:RELATED_TO]->(b:Paper) "
                            "RETURN a.id AS a, b.id AS b, r.link_kind AS kind, coalesce(r.terms, []) AS terms").data()
     assert {(r["a"], r["b"]): (r["kind"], r["terms"]) for r in rows} == expected
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_row_top_keeps_what_a_full_sort_keeps(seed):
+    # The selection a sort of every entry by (row, -value, column) makes, on blocks with many
+    # ties (values from a few levels) and rows shorter and longer than k.
+    rng = np.random.default_rng(seed)
+    rows = np.sort(rng.integers(0, 40, 3000))
+    cols = np.empty_like(rows)
+    for row in np.unique(rows):
+        at = np.flatnonzero(rows == row)
+        cols[at] = rng.choice(500, len(at), replace=False)
+    values = np.round(rng.integers(1, 6, len(rows)) / 7, 12)
+    for k in (1, 3, 15, 200):
+        order = np.lexsort((cols, -values, rows))
+        sorted_rows = rows[order]
+        first = (np.arange(len(rows)) - np.searchsorted(sorted_rows, sorted_rows, side="left")) < k
+        expected = np.zeros(len(rows), dtype=bool)
+        expected[order[first]] = True
+        assert row_top(rows, cols, values, k).tolist() == expected.tolist()
+
+
+@pytest.mark.skipif(not can_fork(), reason="no fork on this platform: linking runs in one process")
+def test_links_and_topics_in_two_processes_equal_one(icml_text_graph, monkeypatch):
+    # Small chunks, so every forked map has many tasks and the last one short.
+    for module, name, size in ((text_similarity, "PARSE_CHUNK", 300), (text_similarity, "PAIR_CHUNK", 5000),
+                               (text_similarity, "BLOCK_ROWS", 250), (linking, "BLOCK_ROWS", 250),
+                               (linking, "TERMS_CHUNK", 333)):
+        monkeypatch.setattr(module, name, size)
+    graph = nx.DiGraph()
+    graph.add_nodes_from(icml_text_graph.nodes(data=True))
+    forked = add_communities(add_links(graph, copy=False, processes=2), processes=2)
+    alone = add_communities(icml_text_graph.copy())
+    assert forked.number_of_edges() > 1000
+    assert sorted(forked.edges(data=True)) == sorted(alone.edges(data=True))
+    assert dict(forked.nodes(data="community")) == dict(alone.nodes(data="community"))

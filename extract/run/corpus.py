@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from tqdm import tqdm
 
 from paperkg.errors import ExtractionError
-from paperkg.extract.run.forks import can_fork, fork_map
+from paperkg.forks import can_fork, fork_map
 from paperkg.extract.nlp.filtering import on_raw_text
 from paperkg.extract.nlp.guard import split_punctuation_runs
 from paperkg.extract.nlp.markup import mask_markup
@@ -165,7 +165,7 @@ def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model:
     The records come as a one-pass iterator that reads ``store`` as it is consumed (keep the
     store open until then): the build adds each batch to the graph and spills it, so a corpus's
     records are never all in memory. With ``n_process`` other than 1 the records are made in
-    forked processes (:func:`record_processes`), a batch of stored documents each, identical to
+    forked processes (:func:`corpus_processes`), a batch of stored documents each, identical to
     those made here.
 
     The stored notes are said first, for reused papers too, so every build of the same inputs
@@ -177,17 +177,17 @@ def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model:
             log.warning(f"{papers[index].source or papers[index].id}:{papers[index].line}: {note}")
     resolved = resolve_stream(papers, StoredDocs(store, keys, version))
     finish = partial(_finished, resolved.extractions, use_model, min_confidence)
-    done = fork_map(finish, _batches(enumerate(resolved.extractions.docs)), record_processes(n_process, len(papers)),
+    done = fork_map(finish, _batches(enumerate(resolved.extractions.docs)), corpus_processes(n_process, len(papers)),
                     what="the papers' records")
     return replace(resolved, extractions=chain.from_iterable(done))
 
 
-def record_processes(n_process: int, papers: int) -> int:
-    """The processes that make ``papers`` papers' records after resolution: as for extraction
-    (:func:`worker_count`), but one wherever there is a single batch of :data:`BATCH` papers, or
-    no fork (:mod:`paperkg.extract.run.forks`).
+def corpus_processes(n_process: int, papers: int) -> int:
+    """The forked processes of the corpus stages after resolution over ``papers`` papers (the
+    records, then linking and communities): as for extraction (:func:`worker_count`), but one
+    wherever there is a single batch of :data:`BATCH` papers, or no fork (:mod:`paperkg.forks`).
 
-    >>> record_processes(2, BATCH), record_processes(1, 10**5), record_processes(2, 10**5) == (2 if can_fork() else 1)
+    >>> corpus_processes(2, BATCH), corpus_processes(1, 10**5), corpus_processes(2, 10**5) == (2 if can_fork() else 1)
     (1, 1, True)
     """
     if papers <= BATCH or not can_fork():

@@ -24,16 +24,15 @@ from __future__ import annotations
 
 import ctypes
 import multiprocessing
-import multiprocessing.connection
-import os
 import sys
-import threading
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from itertools import islice
 from typing import Iterable, Iterator
 
 from threadpoolctl import threadpool_limits
+
+from paperkg.forks import exit_with_parent
 
 #: Batches per task: enough to amortize sending a task, few enough that the cores share the
 #: last ones evenly.
@@ -69,23 +68,6 @@ def tune_worker_process() -> None:
     """Settings for a process that only extracts: one BLAS thread and :func:`keep_freed_memory`."""
     threadpool_limits(limits=1, user_api="blas")
     keep_freed_memory()
-
-
-def exit_with_parent() -> None:
-    """Pool initializer (and a forked export writer's first step, ``paperkg.forked``): a daemon
-    thread that ends this worker as soon as its parent is gone.
-
-    The pool's call queue cannot tell: a spawned worker holds both ends of its pipe, so it
-    would wait for a task forever."""
-    parent = multiprocessing.parent_process()
-    if parent is None or parent.sentinel is None:
-        return
-
-    def watch() -> None:
-        multiprocessing.connection.wait([parent.sentinel])
-        os._exit(1)  # no cleanup to wait for: the parent that wanted the results is gone
-
-    threading.Thread(target=watch, name="paperkg-parent-watch", daemon=True).start()
 
 
 def _extract(items: list[tuple[str, int]], use_model: bool, batch_size: int) -> list:

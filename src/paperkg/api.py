@@ -27,7 +27,7 @@ from paperkg.extract.output import graph_records, write_mentions_jsonl, write_re
 from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, iter_input_files, read_papers
 from paperkg.extract.resolve.confidence import DEFAULT_MIN_CONFIDENCE
 from paperkg.extract.resolve.report import write_resolution
-from paperkg.extract.run.corpus import ExtractStats, extract_papers, extracted
+from paperkg.extract.run.corpus import ExtractStats, corpus_processes, extract_papers, extracted
 from paperkg.graph import analytics
 from paperkg.graph.build import build_graph, paper_nodes
 from paperkg.graph.export import read_node_link, write_graphml, write_node_link
@@ -352,7 +352,8 @@ def build(
                    progress=progress, store=store, stage=lambda name: timed(stages, name, echo),
                    min_confidence=min_confidence) as (stats, resolved):
         # The records are made (and spilled to disk) as the graph takes them, in its "graph" step.
-        graph = build_graph(spill.tee(resolved.extractions), top_k=top_k, stage=lambda name: timed(stages, name, echo))
+        graph = build_graph(spill.tee(resolved.extractions), top_k=top_k, stage=lambda name: timed(stages, name, echo),
+                            processes=corpus_processes(n_process, len(read.papers)))
     return KnowledgeGraph(graph=graph, report=read.report(), extractions=spill, resolution=tuple(resolved.report),
                           build_stats=BuildStats(extraction=stats, stages=tuple(stages)), build_record=record)
 

@@ -10,7 +10,7 @@ and on an error in any child it stops the others before the staging folder is de
 previous set is left as it was.
 
 Why fork, the errors, and ``gc.freeze()``: as for the papers' records
-(:mod:`paperkg.extract.run.forks`). A writer that dies without a word is an
+(:mod:`paperkg.forks`). A writer that dies without a word is an
 :class:`ExportWorkerError`; the parent's Ctrl-C ends the children before the staging folder goes.
 """
 
@@ -22,8 +22,7 @@ import multiprocessing.connection
 import os
 from typing import Any, Callable, Sequence
 
-from paperkg.extract.run.forks import WorkerDiedError, can_fork, outcome, result_of
-from paperkg.extract.run.workers import exit_with_parent
+from paperkg.forks import WorkerDiedError, can_fork, exit_with_parent, outcome, result_of
 
 #: Below this many papers the writers run in turn: forking and waiting cost more than they save
 #: (measured: ``python bench/bench_export.py --speed``, docs/performance.md).

@@ -3,8 +3,9 @@
 :func:`fork_map` runs one function over a stream of tasks in a few children forked from the
 state when the first result is asked for: after corpus resolution, each child has the
 resolution's tables and makes, from a batch of stored documents, the papers' records with their
-roles, confidence and results (:mod:`paperkg.extract.run.corpus`). The export's writers run the
-same way (:mod:`paperkg.forked`).
+roles, confidence and results (:mod:`paperkg.extract.run.corpus`); the link and community stages score text and entity
+pairs in ranges of rows (:func:`fork_ranges`, :mod:`paperkg.graph.linking`); the export's
+writers run the same way (:mod:`paperkg.forked`).
 
 Why fork: a spawned child would have to rebuild or unpickle the state it needs, which costs more
 than the work it takes over. Fork exists on Linux and macOS only (elsewhere the work runs in
@@ -25,13 +26,15 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import multiprocessing.connection
+import os
 import pickle
+import threading
 import traceback
 from collections import deque
 from typing import Any, Callable, Iterable, Iterator, TypeVar
 
 from paperkg.errors import PaperKGError
-from paperkg.extract.run.workers import exit_with_parent
 
 T, R = TypeVar("T"), TypeVar("R")
 
@@ -52,6 +55,23 @@ class RemoteTraceback(Exception):
 
 def can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
+
+
+def exit_with_parent() -> None:
+    """The extraction pool's initializer and a forked child's first step: a daemon
+    thread that ends this worker as soon as its parent is gone.
+
+    The pool's call queue cannot tell: a spawned worker holds both ends of its pipe, so it
+    would wait for a task forever."""
+    parent = multiprocessing.parent_process()
+    if parent is None or parent.sentinel is None:
+        return
+
+    def watch() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)  # no cleanup to wait for: the parent that wanted the results is gone
+
+    threading.Thread(target=watch, name="paperkg-parent-watch", daemon=True).start()
 
 
 def fork_map(work: Callable[[T], R], tasks: Iterable[T], processes: int, *, what: str) -> Iterator[R]:
@@ -105,6 +125,17 @@ def fork_map(work: Callable[[T], R], tasks: Iterable[T], processes: int, *, what
             task_send.close()
             result_receive.close()
         gc.unfreeze()
+
+
+def fork_ranges(work: Callable[[int, int], R], total: int, size: int, processes: int, *, what: str) -> Iterator[R]:
+    """``work(start, stop)`` for consecutive ranges of ``size`` over ``range(total)``, in order,
+    through :func:`fork_map` (``work`` may be a closure: a forked child gets it without pickling).
+
+    >>> list(fork_ranges(lambda a, b: list(range(a, b)), 5, 2, 2, what="ranges"))
+    [[0, 1], [2, 3], [4]]
+    """
+    return fork_map(lambda bounds: work(*bounds), ((start, min(start + size, total)) for start in range(0, total, size)),
+                    processes, what=what)
 
 
 def _give(child, tasks: Iterator) -> bool:
