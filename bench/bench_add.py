@@ -45,7 +45,7 @@ def worker(args) -> None:
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         # add exports inside: the export (and the check of the inputs) is what its stages leave
         export = (("export", wall - sum(s[1] for s in kg.build_stats.stages),
-                   cpu - sum(s[2] for s in kg.build_stats.stages), 0.0),)
+                   cpu - sum(s[2] for s in kg.build_stats.stages), 0.0, 0.0),)
     else:
         kg = paperkg.build(args.inputs, use_model=not args.no_model, n_process=args.n_process, progress=False,
                            store=out / STORE_NAME)
@@ -53,7 +53,7 @@ def worker(args) -> None:
         kg.export(out, html=not args.no_html)
         export = (("export", time.perf_counter() - wall, time.process_time() - cpu, wall),)
     stats = kg.build_stats
-    print(json.dumps({"stages": {name: [w, c] for name, w, c, _ in (*stats.stages, *export)},
+    print(json.dumps({"stages": {name: [w, c] for name, w, c, *_ in (*stats.stages, *export)},
                       "extracted": stats.extraction.extracted, "reused": stats.extraction.reused}))
 
 

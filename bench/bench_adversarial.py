@@ -78,7 +78,7 @@ def whole_build(text: str, use_model: bool) -> tuple[float, str, int]:
         finally:
             logger.removeHandler(handler)
         total = time.process_time() - start
-    stages = [(cpu, name) for name, _, cpu, _ in kg.build_stats.stages] + [(export, "export")]
+    stages = [(cpu, name) for name, _, cpu, *_ in kg.build_stats.stages] + [(export, "export")]
     return total, max(stages)[1], sum("skipped" in n or "dropped" in n or "budget" in n for n in notes)
 
 

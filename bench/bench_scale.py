@@ -6,7 +6,8 @@
 The papers are the 8,112 corpus abstracts, then the 87,014 unlabeled ones, in that order, so a
 size is a prefix of the next. For each size, a fresh child process runs ``paperkg build`` (as
 the API does, with the extraction store in the output folder) and prints, per stage (read,
-extract, resolve, graph, link, communities, export), wall and CPU seconds, the peak RSS within the
+extract, resolve, graph, link, communities, export), wall and CPU seconds (its own and its worker
+processes'), the peak RSS within the
 stage and its growth over the RSS the stage started with (a sampling thread reads /proc/self/statm
 every 20 ms), then the peak RSS and the graph's size.
 A second child measures the incremental rebuild: the store forgets the last ``--add`` papers
@@ -80,6 +81,16 @@ class RssSampler:
         return first, max(inside, default=first)
 
 
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def cpu_in_all(stage: list) -> float:
+    """A stage's CPU seconds, its worker processes' included."""
+    return stage[1] + stage[2]
+
+
 def real_abstracts(data: Path):
     corpus = sorted((data / "corpus").glob("*.jsonl"))
     unlabeled = data / "unlabeled" / "abstracts.jsonl.gz"
@@ -125,11 +136,12 @@ def worker(args) -> None:
     with RssSampler() as sampler:
         kg = paperkg.build([args.inputs], use_model=args.full, n_process=args.n_process, progress=False,
                            store=out / STORE_NAME)
-        wall, cpu = time.perf_counter(), time.process_time()
+        wall, cpu, children = time.perf_counter(), time.process_time(), children_cpu()
         kg.export(out, html=not args.no_html)
-        spans = [*kg.build_stats.stages, ("export", time.perf_counter() - wall, time.process_time() - cpu, wall)]
-    stages = {name: (w, c) for name, w, c, _ in spans}
-    memory = {name: sampler.window(start, start + w) for name, w, _, start in spans}
+        spans = [*kg.build_stats.stages, ("export", time.perf_counter() - wall, time.process_time() - cpu, wall,
+                                          children_cpu() - children)]
+    stages = {name: (w, c, workers) for name, w, c, _, workers in spans}
+    memory = {name: sampler.window(start, start + w) for name, w, _, start, _ in spans}
     if args.save_graph:
         kg.save(args.save_graph)
     # Only the counts: kg.stats() also ranks duplicates and links, which is no part of a build.
@@ -167,26 +179,29 @@ def exponent(n1: int, v1: float, n2: int, v2: float) -> str:
 def report(sizes: list[int], fresh: dict[int, dict], incremental: dict[int, dict], args) -> None:
     mode = "full pipeline (trained NER)" if args.full else "--no-model (rules and gazetteers)"
     print(f"bench_scale: real abstracts, {mode}, n_process={args.n_process}, html={'no' if args.no_html else 'yes'}")
-    print(f"{'papers':>7} {'stage':<11} {'wall s':>8} {'CPU s':>8} {'peak RSS MB':>12} {'RSS growth MB':>14}")
+    print(f"{'papers':>7} {'stage':<11} {'wall s':>8} {'CPU s':>8} {'+ workers':>10} {'peak RSS MB':>12} {'RSS growth MB':>14}")
     for size in sizes:
         for stage in STAGES:
-            wall, cpu = fresh[size]["stages"][stage]
+            wall, cpu, workers = fresh[size]["stages"][stage]
             start, peak = fresh[size]["memory"][stage]
-            print(f"{size:>7} {stage:<11} {wall:>8.1f} {cpu:>8.1f} {peak:>12.0f} {peak - start:>14.0f}")
-        total_wall = sum(w for w, _ in fresh[size]["stages"].values())
-        total_cpu = sum(c for _, c in fresh[size]["stages"].values())
+            print(f"{size:>7} {stage:<11} {wall:>8.1f} {cpu:>8.1f} {workers:>10.1f} {peak:>12.0f} {peak - start:>14.0f}")
+        total_wall = sum(w for w, *_ in fresh[size]["stages"].values())
+        total_cpu = sum(c for _, c, _ in fresh[size]["stages"].values())
         print(f"{size:>7} {'total':<11} {total_wall:>8.1f} {total_cpu:>8.1f}   (+{fresh[size]['children_cpu']:.1f} CPU s in worker processes)")
+        serial = sum(fresh[size]["stages"][s][0] for s in ("resolve", "link", "communities"))
+        print(f"{size:>7} resolve, link and communities: {serial:.1f} s wall, {serial / total_wall:.0%} of the build")
     print(f"\n{'papers':>7} {'peak RSS MB':>12} {'entities':>9} {'HAS edges':>10} {'links':>8}")
     for size in sizes:
         g = fresh[size]["graph"]
         rss = max(fresh[size]["peak_rss_mb"], fresh[size]["children_peak_rss_mb"])
         print(f"{size:>7} {rss:>12.0f} {g['entities']:>9} {g['paper_entity_edges']:>10} {g['paper_links']:>8}")
     if len(sizes) > 1:
-        print("\ngrowth exponents of CPU seconds (1 = linear)")
+        print("\ngrowth exponents of CPU seconds, worker processes' included (1 = linear)")
         print(f"{'sizes':>15} " + " ".join(f"{s:>8}" for s in (*STAGES, "total", "RSS")))
         for a, b in zip(sizes, sizes[1:]):
-            cells = [exponent(a, fresh[a]["stages"][s][1], b, fresh[b]["stages"][s][1]) for s in STAGES]
-            cells.append(exponent(a, sum(c for _, c in fresh[a]["stages"].values()), b, sum(c for _, c in fresh[b]["stages"].values())))
+            cells = [exponent(a, cpu_in_all(fresh[a]["stages"][s]), b, cpu_in_all(fresh[b]["stages"][s])) for s in STAGES]
+            cells.append(exponent(a, sum(map(cpu_in_all, fresh[a]["stages"].values())),
+                                  b, sum(map(cpu_in_all, fresh[b]["stages"].values()))))
             cells.append(exponent(a, fresh[a]["peak_rss_mb"], b, fresh[b]["peak_rss_mb"]))
             print(f"{f'{a}->{b}':>15} " + " ".join(f"{c:>8}" for c in cells))
     if not incremental:
@@ -195,8 +210,8 @@ def report(sizes: list[int], fresh: dict[int, dict], incremental: dict[int, dict
     print(f"{'papers':>7} {'extracted':>9} {'reused':>7} {'extract CPU s':>14} {'total CPU s':>12} {'fresh total CPU s':>18}")
     for size in sizes:
         inc = incremental[size]
-        total = sum(c for _, c in inc["stages"].values())
-        fresh_total = sum(c for _, c in fresh[size]["stages"].values())
+        total = sum(c for _, c, _ in inc["stages"].values())
+        fresh_total = sum(c for _, c, _ in fresh[size]["stages"].values())
         print(f"{size:>7} {inc['extracted']:>9} {inc['reused']:>7} {inc['stages']['extract'][1]:>14.1f} {total:>12.1f} {fresh_total:>18.1f}")
 
 

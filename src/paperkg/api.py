@@ -53,11 +53,12 @@ class ExtractResult:
 class BuildStats:
     """What a :func:`build` cost: the store's re-use, and per stage (``read``, ``extract``,
     ``resolve`` (corpus-wide keys, types and names), ``graph`` (each paper's records with the
-    learned roles, made as papers and entities join the graph), ``link``, ``communities``) ``(name, wall s, CPU s, start)``: CPU of this process only, ``start`` its
-    ``time.perf_counter()`` at the stage's start (so a memory sampler can tell the stages apart)."""
+    learned roles, made as papers and entities join the graph), ``link``, ``communities``) ``(name, wall s, CPU s, start, workers' CPU s)``: CPU of this process, ``start`` its
+    ``time.perf_counter()`` at the stage's start (so a memory sampler can tell the stages apart),
+    then the CPU of the worker processes that ended within the stage."""
 
     extraction: ExtractStats
-    stages: tuple[tuple[str, float, float, float], ...]
+    stages: tuple[tuple[str, float, float, float, float], ...]
 
 
 def _children_cpu() -> float:
@@ -71,9 +72,9 @@ def timed(stages: list, name: str, echo: Callable[[str], None] | None = None) ->
     CPU of worker processes that ended within it counted apart)."""
     wall, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
     yield
-    stages.append((name, time.perf_counter() - wall, time.process_time() - cpu, wall))
+    workers = _children_cpu() - children
+    stages.append((name, time.perf_counter() - wall, time.process_time() - cpu, wall, workers))
     if echo is not None:
-        workers = _children_cpu() - children
         echo(f"stage {name}: {stages[-1][1]:.1f} s, CPU {stages[-1][2]:.1f} s"
              + (f" + {workers:.1f} s in workers" if workers >= 0.05 else ""))
 
@@ -336,7 +337,7 @@ def build(
     probability that they are right, :mod:`paperkg.extract.resolve.confidence`) is below
     ``min_confidence`` are left out; 0 keeps them all (a rules-only build has no confidence).
     """
-    stages: list[tuple[str, float, float]] = []
+    stages: list[tuple[str, float, float, float, float]] = []
     exclude = tuple(exclude)
     echo = stage_line if progress else None
     with timed(stages, "read", echo):
