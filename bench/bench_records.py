@@ -13,20 +13,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import resource
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from recording import add_record_option, record  # noqa: E402  (a sibling script, not a package)
-
-
-def cpu_seconds() -> tuple[float, float]:
-    """CPU of this process and of its ended children (the forked processes are joined)."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+from recording import add_record_option, cpu_seconds, paired, record  # noqa: E402  (a sibling script, not a package)
 
 
 def make_records(papers, store, processes: int) -> dict:
@@ -71,15 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(digests) != 1:
         print(f"the records differ between runs: {sorted(digests)}", file=sys.stderr)
         return 1
-    median = {mode: {key: statistics.median(run[key] for run in mode_runs)
-                     for key in ("wall_s", "cpu_s", "children_cpu_s")} for mode, mode_runs in runs.items()}
-    figures = {
-        "papers": len(papers), "digest": digests.pop(), "median": median,
-        "forked_over_serial_wall": round(statistics.median(f["wall_s"] / s["wall_s"] for s, f in zip(runs["serial"], runs["forked"])), 3),
-        "forked_parent_over_serial_cpu": round(statistics.median(f["cpu_s"] / s["cpu_s"] for s, f in zip(runs["serial"], runs["forked"])), 3),
-        "forked_total_over_serial_cpu": round(statistics.median((f["cpu_s"] + f["children_cpu_s"]) / s["cpu_s"]
-                                                                for s, f in zip(runs["serial"], runs["forked"])), 3),
-    }
+    figures = {"papers": len(papers), "digest": digests.pop(), **paired(runs)}
     if args.record:
         record("bench_records", figures, argv=argv and ["bench/bench_records.py", *argv])
     print(json.dumps(figures, indent=2))

@@ -14,7 +14,9 @@ import argparse
 import json
 import os
 import platform
+import resource
 import shlex
+import statistics
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -72,3 +74,24 @@ def record(name: str, figures: dict, *, source: str | None = None, argv: list[st
 def load_results(folder: Path = RESULTS) -> dict[str, dict]:
     """Every results file by its name (the file name without .json)."""
     return {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))}
+
+
+def cpu_seconds() -> tuple[float, float]:
+    """CPU of this process and of its ended children (forked processes are joined)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def paired(runs: dict[str, list[dict]]) -> dict:
+    """Medians and paired ratios of ``{"serial": [...], "forked": [...]}`` runs, each a dict with
+    ``wall_s``, ``cpu_s`` (this process) and ``children_cpu_s``: round ``i`` of one mode was run
+    beside round ``i`` of the other, so a ratio is taken within a round, never across."""
+    pairs = list(zip(runs["serial"], runs["forked"]))
+    return {
+        "median": {mode: {key: statistics.median(run[key] for run in mode_runs)
+                          for key in ("wall_s", "cpu_s", "children_cpu_s")} for mode, mode_runs in runs.items()},
+        "forked_over_serial_wall": round(statistics.median(f["wall_s"] / s["wall_s"] for s, f in pairs), 3),
+        "forked_parent_over_serial_cpu": round(statistics.median(f["cpu_s"] / s["cpu_s"] for s, f in pairs), 3),
+        "forked_total_over_serial_cpu": round(statistics.median((f["cpu_s"] + f["children_cpu_s"]) / s["cpu_s"]
+                                                                for s, f in pairs), 3),
+    }
