@@ -140,7 +140,7 @@ def worker(args) -> None:
         kg.export(out, html=not args.no_html)
         spans = [*kg.build_stats.stages, ("export", time.perf_counter() - wall, time.process_time() - cpu, wall,
                                           children_cpu() - children)]
-    stages = {name: (w, c, workers) for name, w, c, _, workers in spans}
+    stages = {name: (round(w, 2), round(c, 2), round(workers, 2)) for name, w, c, _, workers in spans}
     memory = {name: sampler.window(start, start + w) for name, w, _, start, _ in spans}
     if args.save_graph:
         kg.save(args.save_graph)

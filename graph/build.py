@@ -38,6 +38,12 @@ def result_node(paper_id: str, index: int) -> str:
     return f"{RESULT_PREFIX}{paper_id}:{index}"
 
 
+#: Below this many papers, linking and communities run in one process: on the 8,111 corpus papers
+#: the forked work took as long (``python bench/bench_link_speed.py``: 9.75 s in one process,
+#: 9.72 s forked); at 20,000 papers it took 18 s against 28 s.
+FORKED_MIN_PAPERS = 20_000
+
+
 def build_graph(extractions: Iterable[Extraction], *, top_k: int = 20,
                 stage: Callable[[str], AbstractContextManager] | None = None, processes: int = 1) -> nx.DiGraph:
     """Papers, canonical entities, paper->entity edges, and capped paper-paper links.
@@ -47,7 +53,7 @@ def build_graph(extractions: Iterable[Extraction], *, top_k: int = 20,
 
     ``stage(name)``, when given, wraps each step (``graph``, ``link``, ``communities``): the
     build times them with it. Linking and communities score pairs in ``processes`` forked
-    processes (the same graph as in one).
+    processes from :data:`FORKED_MIN_PAPERS` papers on (the same graph as in one).
 
     >>> from paperkg.types import Paper, PaperEntity, Mention
     >>> def ex(pid, key):
@@ -61,6 +67,8 @@ def build_graph(extractions: Iterable[Extraction], *, top_k: int = 20,
     stage = stage or (lambda name: nullcontext())
     with stage("graph"):
         graph = add_result_edges(add_extractions(nx.DiGraph(paperkg_schema=1), extractions))
+    if len(paper_nodes(graph)) < FORKED_MIN_PAPERS:
+        processes = 1
     with stage("link"):
         graph = add_links(graph, top_k=top_k, copy=False, processes=processes)
     with stage("communities"):
