@@ -40,7 +40,7 @@ def result_node(paper_id: str, index: int) -> str:
 
 #: Below this many papers, linking and communities run in one process: on the 8,111 corpus papers
 #: the forked work took as long (``python bench/bench_link_speed.py``: 9.75 s in one process,
-#: 9.72 s forked); at 20,000 papers it took 18 s against 28 s.
+#: 9.72 s forked), in a build of 20k real abstracts 23.3 s against 25.7 s (``bench_scale.py``).
 FORKED_MIN_PAPERS = 20_000
 
 

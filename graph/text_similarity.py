@@ -92,9 +92,9 @@ def term_forms(text: str, only: np.ndarray | None = None) -> list[tuple[int, str
     if only is not None:
         hit = np.flatnonzero(np.isin(columns, only))
         positions = np.sort(hit[np.unique(columns[hit], return_index=True)[1]])
-    word_at, pair_at = np.flatnonzero(kept).tolist(), np.flatnonzero(pair).tolist()
-    forms = [words[word_at[i]] if i < len(word_at) else f"{words[pair_at[i - len(word_at)]]} {words[pair_at[i - len(word_at)] + 1]}"
-             for i in positions.tolist()]
+    # Where each term starts among the words: the content words, then the pairs' first words.
+    at, singles = np.flatnonzero(kept).tolist() + np.flatnonzero(pair).tolist(), int(kept.sum())
+    forms = [words[at[i]] if i < singles else f"{words[at[i]]} {words[at[i] + 1]}" for i in positions.tolist()]
     return list(zip(columns[positions].tolist(), forms))
 
 

@@ -124,16 +124,19 @@ def test_row_top_keeps_what_a_full_sort_keeps(seed):
 
 
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: linking runs in one process")
-def test_links_and_topics_in_two_processes_equal_one(icml_text_graph, monkeypatch):
-    # Small chunks, so every forked map has many tasks and the last one short.
-    for module, name, size in ((text_similarity, "PARSE_CHUNK", 300), (text_similarity, "PAIR_CHUNK", 5000),
-                               (text_similarity, "BLOCK_ROWS", 250), (linking, "BLOCK_ROWS", 250),
-                               (linking, "TERMS_CHUNK", 333)):
-        monkeypatch.setattr(module, name, size)
-    graph = nx.DiGraph()
-    graph.add_nodes_from(icml_text_graph.nodes(data=True))
-    forked = add_communities(add_links(graph, copy=False, processes=2), processes=2)
-    alone = add_communities(icml_text_graph.copy())
-    assert forked.number_of_edges() > 1000
+@pytest.mark.parametrize("built", ["icml_text_graph", "results_kg"])
+def test_links_and_topics_in_two_processes_equal_one(built, request, monkeypatch):
+    # The ICML text alone (2,634 papers), and real abstracts with their entities (the entity
+    # evidence's blocks); small chunks, so every forked map has many tasks and the last one short.
+    given = request.getfixturevalue(built)
+    given = given if isinstance(given, nx.Graph) else given.graph
+    papers = sum(1 for _, kind in given.nodes(data="kind") if kind == "Paper")
+    for module, name, share in ((text_similarity, "PARSE_CHUNK", 9), (text_similarity, "PAIR_CHUNK", 2),
+                                (text_similarity, "BLOCK_ROWS", 10), (linking, "BLOCK_ROWS", 10),
+                                (linking, "TERMS_CHUNK", 8)):
+        monkeypatch.setattr(module, name, max(3, papers // share))
+    alone = add_communities(add_links(given, processes=1))
+    forked = add_communities(add_links(given, processes=2), processes=2)
+    assert sum(1 for *_, kind in forked.edges(data="kind") if kind == "RELATED_TO") > papers // 3
     assert sorted(forked.edges(data=True)) == sorted(alone.edges(data=True))
     assert dict(forked.nodes(data="community")) == dict(alone.nodes(data="community"))
