@@ -107,11 +107,25 @@ def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float | N
         if len(component) <= SMALL_COMPONENT:
             groups.append(component)
             continue
-        found = nx.community.louvain_communities(similarity.subgraph(component), weight="weight", seed=seed,
+        found = nx.community.louvain_communities(_sorted_part(similarity, component), weight="weight", seed=seed,
                                                  resolution=resolution)
         groups.extend(sorted(group) for group in found)
     groups.sort(key=lambda g: (-len(g), g[0]))
     return groups
+
+
+def _sorted_part(similarity: nx.Graph, component: list[str]) -> nx.Graph:
+    """The topic graph's connected part of ``component`` (sorted), its nodes and each node's
+    neighbours in sorted order, as the whole topic graph is built. Not a subgraph view: a view
+    of fewer than half the nodes lists them in the order of a set of strings, which changes
+    from one process to the next (hash randomization), and Louvain visits the nodes in a shuffle
+    of that order, so the topics changed between two builds of the same inputs."""
+    if len(component) == similarity.number_of_nodes():
+        return similarity
+    part = nx.Graph()
+    part.add_nodes_from(component)
+    part.add_weighted_edges_from((u, v, data["weight"]) for u in component for v, data in similarity.adj[u].items() if u < v)
+    return part
 
 
 def add_communities(graph: nx.DiGraph, *, seed: int = SEED, processes: int = 1) -> nx.DiGraph:
