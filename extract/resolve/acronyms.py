@@ -38,10 +38,17 @@ _WORD_SPLIT = re.compile(r"[\W_]+")
 
 
 def _fold(text: str) -> str:
-    """Lower case without accents, one character per character ("Łojasiewicz" -> "lojasiewicz")."""
+    """Lower case without accents, one character per character ("Łojasiewicz" -> "lojasiewicz").
+
+    >>> _fold("Łojasiewicz"), _fold("Café"), _fold("LoRA")
+    ('lojasiewicz', 'cafe', 'lora')
+    """
+    if text.isascii():  # nearly every word: an ASCII character folds to itself
+        return text.lower()
     return "".join(_FOLD.get(c) or (unicodedata.normalize("NFKD", c)[:1] or c) for c in text.lower())
 
 
+@lru_cache(maxsize=1 << 16)  # the words of long forms recur ("learning", "network"), each a loop over its characters
 def _letter_starts(word: str) -> frozenset[int]:
     """Where a word's parts start: at 0, at inner capitals ("TransformeR", "GFlowNets",
     "CLIPScore"), at digits after letters, and after a compound prefix ("autoencoder")."""
