@@ -1,4 +1,5 @@
-"""Topic communities of papers: deterministic Louvain over the topic graph.
+"""Topic communities of papers: deterministic Louvain over the topic graph (:mod:`paperkg.graph.louvain`,
+NetworkX's algorithm, move for move).
 
 The topic graph joins each paper to its :data:`TOPIC_NEIGHBOURS` nearest abstracts by TF-IDF
 cosine (:mod:`paperkg.graph.text_similarity`) among the linked papers and keeps the RELATED_TO
@@ -21,6 +22,7 @@ from collections import Counter
 import networkx as nx
 
 from paperkg.graph import text_similarity
+from paperkg.graph.louvain import louvain_communities
 
 SEED = 0
 TOPIC_NEIGHBOURS = 10
@@ -98,7 +100,7 @@ def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float | N
     if resolution is None:
         resolution = RESOLUTION if with_text else 1.0
     if not with_text:
-        found = nx.community.louvain_communities(similarity, weight="weight", seed=seed, resolution=resolution)
+        found = louvain_communities(similarity, seed=seed, resolution=resolution)
         return sorted((sorted(group) for group in found), key=lambda g: (-len(g), g[0]))
     groups = []
     for component in sorted((sorted(c) for c in nx.connected_components(similarity)), key=lambda c: c[0]):
@@ -107,8 +109,7 @@ def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float | N
         if len(component) <= SMALL_COMPONENT:
             groups.append(component)
             continue
-        found = nx.community.louvain_communities(_sorted_part(similarity, component), weight="weight", seed=seed,
-                                                 resolution=resolution)
+        found = louvain_communities(_sorted_part(similarity, component), seed=seed, resolution=resolution)
         groups.extend(sorted(group) for group in found)
     groups.sort(key=lambda g: (-len(g), g[0]))
     return groups
@@ -124,7 +125,8 @@ def _sorted_part(similarity: nx.Graph, component: list[str]) -> nx.Graph:
         return similarity
     part = nx.Graph()
     part.add_nodes_from(component)
-    part.add_weighted_edges_from((u, v, data["weight"]) for u in component for v, data in similarity.adj[u].items() if u < v)
+    part.add_weighted_edges_from((u, v, data["weight"]) for u in component
+                                 for v, data in similarity.adj[u].items() if u < v)
     return part
 
 

@@ -12,7 +12,11 @@ from pathlib import Path
 import networkx as nx
 
 from paperkg.graph.analytics import community_summary, counts
-from paperkg.graph.communities import add_communities, community_labels, community_of, louvain_groups
+from paperkg.extract.read.readers import read_papers
+from paperkg.graph.communities import (RESOLUTION, add_communities, community_labels, community_of, louvain_groups,
+                                       topic_edges)
+from paperkg.graph.linking import add_links
+from paperkg.graph.louvain import louvain_communities
 from paperkg.graph.export import read_node_link, write_graphml, write_node_link
 
 _spec = importlib.util.spec_from_file_location("_paperkg_html_helpers", Path(__file__).with_name("test_html.py"))
@@ -78,3 +82,18 @@ def test_topics_of_several_connected_parts_do_not_change_between_processes():
     groups = json.loads(runs[0])
     assert len(groups) > 3 and sum(map(len, groups)) == 300
     assert runs[1] == runs[0] and runs[2] == runs[0]
+
+
+def test_louvain_finds_what_networkx_finds_on_the_icml_topic_graph(shared_data):
+    graph = nx.DiGraph()
+    for paper in read_papers([shared_data / "corpus" / "icml2024.jsonl"]).papers:
+        graph.add_node("paper:" + paper.id, kind="Paper", paper_id=paper.id, title=paper.title, abstract=paper.abstract)
+    edges, with_text = topic_edges(add_links(graph, copy=False))
+    topics = nx.Graph()
+    topics.add_nodes_from(sorted({n for pair in edges for n in pair}))
+    topics.add_weighted_edges_from(sorted((u, v, w) for (u, v), w in edges.items()))
+    assert with_text and topics.number_of_edges() > 10_000
+    for resolution in (1.0, RESOLUTION):
+        ours = louvain_communities(topics, seed=0, resolution=resolution)
+        theirs = nx.community.louvain_communities(topics, weight="weight", seed=0, resolution=resolution)
+        assert len(ours) > 5 and [sorted(c) for c in ours] == [sorted(c) for c in theirs]
