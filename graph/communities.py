@@ -20,9 +20,12 @@ import math
 from collections import Counter
 
 import networkx as nx
+import numpy as np
+from scipy import sparse
+from scipy.sparse.csgraph import connected_components
 
 from paperkg.graph import text_similarity
-from paperkg.graph.louvain import louvain_communities
+from paperkg.graph.louvain import numbered_communities
 
 SEED = 0
 TOPIC_NEIGHBOURS = 10
@@ -87,47 +90,44 @@ def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float | N
     >>> louvain_groups(g)
     [['paper:a', 'paper:b']]
     """
-    similarity = nx.Graph()
     found_edges, with_text = topic_edges(graph, processes)
-    edges = sorted((u, v, weight) for (u, v), weight in found_edges.items())
-    del found_edges
-    similarity.add_nodes_from(sorted({n for u, v, _ in edges for n in (u, v)}))
-    similarity.add_weighted_edges_from(edges)
-    # Louvain copies the topic graph: at 95k papers its 700k edges as tuples would be ~200 MB more.
-    del edges
-    if not similarity.number_of_edges():
+    if not found_edges:
         return []
+    papers = sorted({n for pair in found_edges for n in pair})
+    number = {paper: index for index, paper in enumerate(papers)}
+    lefts = np.fromiter((number[u] for u, _ in found_edges), dtype=np.int64, count=len(found_edges))
+    rights = np.fromiter((number[v] for _, v in found_edges), dtype=np.int64, count=len(found_edges))
+    weights = np.fromiter(found_edges.values(), dtype=np.float64, count=len(found_edges))
+    del found_edges, number
+    # The edges sorted by (smaller, larger) paper: the order the topic graph lists them in,
+    # which fixes the order of Louvain's every float sum; a part's papers and edges keep it.
+    order = np.lexsort((rights, lefts))
+    lefts, rights, weights = lefts[order], rights[order], weights[order]
     if resolution is None:
         resolution = RESOLUTION if with_text else 1.0
     if not with_text:
-        found = louvain_communities(similarity, seed=seed, resolution=resolution)
-        return sorted((sorted(group) for group in found), key=lambda g: (-len(g), g[0]))
+        found = numbered_communities(len(papers), zip(lefts.tolist(), rights.tolist(), weights.tolist()), seed=seed,
+                                     resolution=resolution)
+        return sorted((sorted(papers[i] for i in group) for group in found), key=lambda g: (-len(g), g[0]))
+    count, part_of = connected_components(sparse.coo_matrix((np.ones(len(lefts)), (lefts, rights)), shape=(len(papers),) * 2),
+                                          directed=False)
+    # Each part's papers in sorted order, the parts in the order of their first paper.
+    members = np.split(np.argsort(part_of, kind="stable"), np.cumsum(np.bincount(part_of, minlength=count))[:-1])
     groups = []
-    for component in sorted((sorted(c) for c in nx.connected_components(similarity)), key=lambda c: c[0]):
+    for part in sorted(members, key=lambda m: m[0]):
         # A small connected group is one topic: at this resolution Louvain would split even a
         # lone triangle into single papers.
-        if len(component) <= SMALL_COMPONENT:
-            groups.append(component)
+        if len(part) <= SMALL_COMPONENT:
+            groups.append([papers[i] for i in part])
             continue
-        found = louvain_communities(_sorted_part(similarity, component), seed=seed, resolution=resolution)
-        groups.extend(sorted(group) for group in found)
+        inside = np.flatnonzero(part_of[lefts] == part_of[part[0]])
+        local = np.empty(len(papers), dtype=np.int64)
+        local[part] = np.arange(len(part))
+        edges = zip(local[lefts[inside]].tolist(), local[rights[inside]].tolist(), weights[inside].tolist())
+        found = numbered_communities(len(part), edges, seed=seed, resolution=resolution)
+        groups.extend(sorted(papers[part[i]] for i in group) for group in found)
     groups.sort(key=lambda g: (-len(g), g[0]))
     return groups
-
-
-def _sorted_part(similarity: nx.Graph, component: list[str]) -> nx.Graph:
-    """The topic graph's connected part of ``component`` (sorted), its nodes and each node's
-    neighbours in sorted order, as the whole topic graph is built. Not a subgraph view: a view
-    of fewer than half the nodes lists them in the order of a set of strings, which changes
-    from one process to the next (hash randomization), and Louvain visits the nodes in a shuffle
-    of that order, so the topics changed between two builds of the same inputs."""
-    if len(component) == similarity.number_of_nodes():
-        return similarity
-    part = nx.Graph()
-    part.add_nodes_from(component)
-    part.add_weighted_edges_from((u, v, data["weight"]) for u in component
-                                 for v, data in similarity.adj[u].items() if u < v)
-    return part
 
 
 def add_communities(graph: nx.DiGraph, *, seed: int = SEED, processes: int = 1) -> nx.DiGraph:
