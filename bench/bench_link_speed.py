@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from recording import add_record_option, cpu_seconds, paired, record  # noqa: E402  (a sibling script, not a package)
+from recording import add_record_option, cpu_seconds, paired, paired_rounds, record  # noqa: E402  (a sibling script, not a package)
 
 
 def digest(graph) -> str:
@@ -56,11 +56,7 @@ def main(argv: list[str] | None = None) -> int:
 
     graph = paperkg.load(args.graph).graph
     built = digest(graph)
-    runs: dict[str, list[dict]] = {"serial": [], "forked": []}
-    for _ in range(args.rounds):
-        runs["serial"].append(relink(graph, 1))
-        runs["forked"].append(relink(graph, 2))
-        print(json.dumps({"serial": runs["serial"][-1], "forked": runs["forked"][-1]}), file=sys.stderr)
+    runs = paired_rounds(args.rounds, lambda processes: relink(graph, processes))
     digests = {run["digest"] for mode in runs.values() for run in mode}
     if digests != {built}:
         print(f"the links or communities differ from the build's {built}: {sorted(digests)}", file=sys.stderr)

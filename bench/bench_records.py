@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from recording import add_record_option, cpu_seconds, paired, record  # noqa: E402  (a sibling script, not a package)
+from recording import add_record_option, cpu_seconds, paired, paired_rounds, record  # noqa: E402  (a sibling script, not a package)
 
 
 def make_records(papers, store, processes: int) -> dict:
@@ -51,12 +51,8 @@ def main(argv: list[str] | None = None) -> int:
 
     papers = read_papers(args.inputs).papers
     store = ExtractionStore(args.store)
-    runs: dict[str, list[dict]] = {"serial": [], "forked": []}
     try:
-        for _ in range(args.rounds):
-            runs["serial"].append(make_records(papers, store, 1))
-            runs["forked"].append(make_records(papers, store, 2))
-            print(json.dumps({"serial": runs["serial"][-1], "forked": runs["forked"][-1]}), file=sys.stderr)
+        runs = paired_rounds(args.rounds, lambda processes: make_records(papers, store, processes))
     finally:
         store.close()
     digests = {run["digest"] for mode in runs.values() for run in mode}

@@ -21,6 +21,7 @@ import subprocess
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Callable
 
 from paperkg.atomic import atomic_write_text
 
@@ -80,6 +81,17 @@ def cpu_seconds() -> tuple[float, float]:
     """CPU of this process and of its ended children (forked processes are joined)."""
     own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def paired_rounds(rounds: int, run: Callable[[int], dict]) -> dict[str, list[dict]]:
+    """``run(1)`` then ``run(2)`` (in one process, then in two), ``rounds`` times, each round's
+    pair printed to stderr as it ends: ``{"serial": [...], "forked": [...]}`` for :func:`paired`."""
+    runs: dict[str, list[dict]] = {"serial": [], "forked": []}
+    for _ in range(rounds):
+        runs["serial"].append(run(1))
+        runs["forked"].append(run(2))
+        print(json.dumps({"serial": runs["serial"][-1], "forked": runs["forked"][-1]}), file=sys.stderr)
+    return runs
 
 
 def paired(runs: dict[str, list[dict]]) -> dict:
