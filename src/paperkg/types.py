@@ -6,8 +6,9 @@ per-paper ones have slots: a 95k-paper build holds millions of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
+from typing import Literal, TypeVar
 
 EntityType = Literal["Method", "Dataset", "Benchmark", "Task", "Metric"]
 Role = Literal["proposed", "used", "mentioned"]
@@ -19,7 +20,35 @@ ROLES: tuple[str, ...] = ("proposed", "used", "mentioned")
 #: What a paper-paper link rests on (see :class:`Link`).
 LINK_KINDS: tuple[str, ...] = ("both", "text", "entities")
 
+_Slotted = TypeVar("_Slotted")
 
+
+def _quick_pickle(cls: type[_Slotted]) -> type[_Slotted]:
+    """Pickle a frozen slotted dataclass by its field values in field order, as the dataclass's
+    own ``__getstate__`` does, without calling ``dataclasses.fields`` per object: the records
+    go through pickle twice in a build (from the forked processes, to the spill), and that call
+    was a third of the graph step's CPU.
+
+    >>> import pickle
+    >>> m = Mention(0, 3, "SAC", "Method", "sac", "used", "SAC works.")
+    >>> pickle.loads(pickle.dumps(m)) == m
+    True
+    """
+    names = tuple(f.name for f in fields(cls))
+    values = attrgetter(*names)
+
+    def __getstate__(self) -> tuple:
+        return values(self)
+
+    def __setstate__(self, state: tuple) -> None:
+        for name, value in zip(names, state):
+            object.__setattr__(self, name, value)
+
+    cls.__getstate__, cls.__setstate__ = __getstate__, __setstate__
+    return cls
+
+
+@_quick_pickle
 @dataclass(frozen=True, slots=True)
 class Paper:
     """One abstract as read from an input file.
@@ -42,6 +71,7 @@ class Paper:
     aliases: tuple[str, ...] = ()
 
 
+@_quick_pickle
 @dataclass(frozen=True, slots=True)
 class Mention:
     """One typed span in one abstract. Offsets index ``Paper.abstract`` exactly.
@@ -61,6 +91,7 @@ class Mention:
     nested: bool = False
 
 
+@_quick_pickle
 @dataclass(frozen=True, slots=True)
 class PaperEntity:
     """A canonical entity as it occurs in one paper: all its mentions (one per distinct span),
@@ -96,6 +127,7 @@ RESULT_EDGES: dict[str, str] = {"metric": "MEASURED_BY", "dataset": "ON_DATASET"
                                 "task": "FOR_TASK"}
 
 
+@_quick_pickle
 @dataclass(frozen=True, slots=True)
 class Result:
     """One number an abstract reports as a result (:mod:`paperkg.extract.results`).
@@ -120,6 +152,7 @@ class Result:
     upper: float | None = None
 
 
+@_quick_pickle
 @dataclass(frozen=True, slots=True)
 class Extraction:
     """What extraction yields for one paper: the paper, a readable label, its entities and the
