@@ -141,7 +141,7 @@ def worker(args) -> None:
         spans = [*kg.build_stats.stages, ("export", time.perf_counter() - wall, time.process_time() - cpu, wall,
                                           children_cpu() - children)]
     stages = {name: (round(w, 2), round(c, 2), round(workers, 2)) for name, w, c, _, workers in spans}
-    memory = {name: sampler.window(start, start + w) for name, w, _, start, _ in spans}
+    memory = {name: [round(mb, 1) for mb in sampler.window(start, start + w)] for name, w, _, start, _ in spans}
     if args.save_graph:
         kg.save(args.save_graph)
     # Only the counts: kg.stats() also ranks duplicates and links, which is no part of a build.
@@ -151,8 +151,8 @@ def worker(args) -> None:
         "memory": memory,
         "extracted": kg.build_stats.extraction.extracted,
         "reused": kg.build_stats.extraction.reused,
-        "peak_rss_mb": peak_rss_mb(),
-        "children_peak_rss_mb": peak_rss_mb(resource.RUSAGE_CHILDREN),
+        "peak_rss_mb": round(peak_rss_mb(), 1),
+        "children_peak_rss_mb": round(peak_rss_mb(resource.RUSAGE_CHILDREN), 1),
         "children_cpu": resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime + resource.getrusage(resource.RUSAGE_CHILDREN).ru_stime,
         "graph": {k: counts[k] for k in ("papers", "entities", "paper_entity_edges", "paper_links")},
     }))

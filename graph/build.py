@@ -38,10 +38,10 @@ def result_node(paper_id: str, index: int) -> str:
     return f"{RESULT_PREFIX}{paper_id}:{index}"
 
 
-#: Below this many papers, linking and communities run in one process: on the 8,111 corpus papers
-#: the forked work took as long (``python bench/bench_link_speed.py``: 9.75 s in one process,
-#: 9.72 s forked), in a build of 20k real abstracts 23.3 s against 25.7 s (``bench_scale.py``).
-FORKED_MIN_PAPERS = 20_000
+#: Below this many papers, linking and communities run in one process: forking cost more than it
+#: saved on the 2,634 ICML 2024 papers (``python bench/bench_link_speed.py``: forked, 1.30x the wall
+#: time of one process), and saved a sixth on the 8,111 corpus papers (0.83x).
+FORKED_MIN_PAPERS = 5_000
 
 
 def build_graph(extractions: Iterable[Extraction], *, top_k: int = 20,
