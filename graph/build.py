@@ -40,7 +40,7 @@ def result_node(paper_id: str, index: int) -> str:
 
 #: Below this many papers, linking and communities run in one process: forking cost more than it
 #: saved on the 2,634 ICML 2024 papers (``python bench/bench_link_speed.py``: forked, 1.30x the wall
-#: time of one process), and saved a sixth on the 8,111 corpus papers (0.83x).
+#: time of one process), and saved an eighth to a sixth on the 8,111 corpus papers (0.83-0.88x).
 FORKED_MIN_PAPERS = 5_000
 
 
