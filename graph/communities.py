@@ -64,7 +64,7 @@ def topic_edges(graph: nx.DiGraph, processes: int = 1) -> tuple[dict[tuple[str, 
     papers = sorted({n for pair in edges for n in pair})  # a paper without links stays without a topic
     if len(papers) < TOPIC_MIN_PAPERS:
         return edges, False
-    rows, df = text_similarity.tfidf_rows([text_similarity.paper_text(graph.nodes[p]) for p in papers], processes)
+    rows, df = text_similarity.tfidf_rows(text_similarity.PaperTexts(graph, papers), processes)
     lefts, rights = text_similarity.neighbour_pairs(rows, df, per_row=TOPIC_NEIGHBOURS, processes=processes)
     cosines = text_similarity.pair_cosines(rows, lefts, rights, processes)
     for a, b, weight in zip(lefts.tolist(), rights.tolist(), cosines.tolist()):

@@ -368,7 +368,7 @@ def paper_links(graph: nx.DiGraph, *, top_k: int = 20, processes: int = 1) -> It
     if not papers:
         return
     unit, values, entity_pairs = _entity_candidates(graph, papers, entities, matrix, central, top_k, processes)
-    texts = [text_similarity.paper_text(graph.nodes[paper]) for paper in papers]
+    texts = text_similarity.PaperTexts(graph, papers)
     rows, df = text_similarity.tfidf_rows(texts, processes)
     has_text = np.diff(rows.indptr) > 0
     text_lefts, text_rights = text_similarity.neighbour_pairs(rows, df, per_row=TEXT_CANDIDATES, processes=processes)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 import zlib
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 import numpy as np
 from scipy import sparse
@@ -104,6 +104,31 @@ def paper_text(attrs: dict) -> str:
     and its abstract."""
     title = str(attrs.get("title") or "")
     return f"{title}. {title}. {attrs.get('abstract') or ''}" if title else str(attrs.get("abstract") or "")
+
+
+class PaperTexts(Sequence[str]):
+    """The :func:`paper_text` of each of ``papers`` (node ids of ``graph``), made when asked: a
+    list of them would hold a second copy of every abstract (~160 MB at 95k papers) through the
+    link and community stages.
+
+    >>> import networkx as nx
+    >>> g = nx.DiGraph()
+    >>> g.add_node("paper:a", title="SAC", abstract="Soft actor-critic.")
+    >>> texts = PaperTexts(g, ["paper:a"])
+    >>> len(texts), texts[0], texts[0:1]
+    (1, 'SAC. SAC. Soft actor-critic.', ['SAC. SAC. Soft actor-critic.'])
+    """
+
+    def __init__(self, graph, papers: Sequence[str]):
+        self._nodes, self._papers = graph.nodes, papers
+
+    def __len__(self) -> int:
+        return len(self._papers)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [paper_text(self._nodes[paper]) for paper in self._papers[index]]
+        return paper_text(self._nodes[self._papers[index]])
 
 
 def tfidf_rows(texts: Sequence[str], processes: int = 1) -> tuple[sparse.csr_matrix, np.ndarray]:
