@@ -186,8 +186,23 @@ def neighbour_pairs(rows: sparse.csr_matrix, df: np.ndarray, *, per_row: int,
     found = list(fork_ranges(block_pairs, rows.shape[0], BLOCK_ROWS, processes, what="the text neighbours"))
     if not found:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    pairs = np.unique(np.concatenate(found), axis=0)
+    pairs = unique_pairs(np.concatenate(found))
     return pairs[:, 0], pairs[:, 1]
+
+
+def unique_pairs(pairs: np.ndarray) -> np.ndarray:
+    """The distinct rows of a (k, 2) array of index pairs, sorted, as ``np.unique(pairs, axis=0)``
+    gives them, from one unique of the pairs as single integers (the row-wise unique sorted
+    millions of candidate pairs at 95k papers, 4 s of the link stage).
+
+    >>> unique_pairs(np.array([[2, 0], [0, 5], [2, 0], [0, 1]])).tolist()
+    [[0, 1], [0, 5], [2, 0]]
+    """
+    if not len(pairs):
+        return np.zeros((0, 2), dtype=np.int64)
+    width = int(pairs[:, 1].max()) + 1
+    codes = np.unique(pairs[:, 0].astype(np.int64) * width + pairs[:, 1])
+    return np.stack([codes // width, codes % width], axis=1)
 
 
 def row_top(rows: np.ndarray, cols: np.ndarray, values: np.ndarray, k: int) -> np.ndarray:
