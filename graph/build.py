@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from contextlib import AbstractContextManager, nullcontext
+from functools import cache
 from typing import Callable, Iterable
 
 import networkx as nx
@@ -83,6 +84,9 @@ def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.
     keys: dict[str, set[str]] = defaultdict(set)
     names: dict[str, str] = {}
     nodes: dict[str, str] = {}
+    # Most mentions repeat a text written before (1.3M mentions, 0.25M texts at 95k papers),
+    # which normalize_key's bounded cache would mostly have dropped.
+    written = cache(lambda text: (display_form(text), normalize_key(text)))
     for extraction in extractions:
         paper = extraction.paper
         node = paper_node(paper.id)
@@ -110,9 +114,10 @@ def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.
                                alias_keys=[entity.key], pwc_id=entity.pwc_id, codesota_id=entity.codesota_id,
                                area=entity.area, record_url=entity.record_url, paper_count=0)
             names[entity.key] = entity.name
-            forms[entity.key].update(display_form(m.text) for m in entity.mentions)
+            texts = [written(m.text) for m in entity.mentions]
+            forms[entity.key].update(form for form, _ in texts)
             keys[entity.key].update(entity.alias_keys)
-            keys[entity.key].update(normalize_key(m.text) for m in entity.mentions)
+            keys[entity.key].update(key for _, key in texts)
             first = entity.mentions[0]
             evidence_offset = paper.abstract.find(entity.evidence) if entity.evidence else -1
             graph.add_edge(

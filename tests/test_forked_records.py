@@ -1,5 +1,5 @@
-"""The papers' records made in forked processes (paperkg.forks.fork_map, used by
-paperkg.extract.run.corpus after resolution): the same records as made in turn, in order, and a
+"""The resolution passes and the papers' records made in forked processes (paperkg.forks.fork_map,
+used by paperkg.extract.resolve.canonical and paperkg.extract.run.corpus): the same records as made in turn, in order, and a
 child's error or death is one line in the parent with no process left behind."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from paperkg.errors import InputError
+from paperkg.extract.resolve import canonical
 from paperkg.extract.run import corpus
 from paperkg.forks import WorkerDiedError, can_fork, fork_map
 from paperkg.extract.read.readers import read_papers
@@ -65,11 +66,28 @@ def test_forked_records_equal_the_records_made_in_turn(shared_data: Path, use_mo
         path.write_text("".join(islice(source, 300)), encoding="utf-8")
     papers = read_papers([path]).papers
     store = tmp_path / "store.sqlite"
-    serial = corpus.extract_corpus(papers, use_model=use_model, progress=False, store=store).extractions
+    serial = corpus.extract_corpus(papers, use_model=use_model, progress=False, store=store)
     monkeypatch.setattr(corpus, "BATCH", 64)  # five batches over two children
+    monkeypatch.setattr(canonical, "PASS_BATCH", 32)  # the resolution passes: ten
     assert corpus.corpus_processes(2, len(papers)) == 2
-    forked = corpus.extract_corpus(papers, n_process=2, use_model=use_model, progress=False, store=store).extractions
-    assert [x.paper.id for x in forked] == [p.id for p in papers]
-    assert forked == serial
-    assert sum(e.role == "proposed" for x in forked for e in x.entities) > 0
+    forked = corpus.extract_corpus(papers, n_process=2, use_model=use_model, progress=False, store=store)
+    assert [x.paper.id for x in forked.extractions] == [p.id for p in papers]
+    assert forked.extractions == serial.extractions
+    assert forked.report == serial.report and forked.acronyms.expansion == serial.acronyms.expansion
+    assert any(row.get("merged") for row in forked.report)
+    assert sum(e.role == "proposed" for x in forked.extractions for e in x.entities) > 0
+    assert not multiprocessing.active_children()
+
+
+def test_forked_resolution_of_an_in_memory_store_equals_the_one_made_in_turn(shared_data: Path, tmp_path, monkeypatch):
+    """Without a store file the children read their copy of the in-memory database."""
+    path = tmp_path / "icml2024-head.jsonl"
+    with open(shared_data / "corpus" / "icml2024.jsonl", encoding="utf-8") as source:
+        path.write_text("".join(islice(source, 120)), encoding="utf-8")
+    papers = read_papers([path]).papers
+    monkeypatch.setattr(corpus, "BATCH", 32)
+    monkeypatch.setattr(canonical, "PASS_BATCH", 16)
+    serial = corpus.extract_corpus(papers, use_model=False, progress=False)
+    forked = corpus.extract_corpus(papers, n_process=2, use_model=False, progress=False)
+    assert forked.extractions == serial.extractions and forked.report == serial.report
     assert not multiprocessing.active_children()

@@ -16,41 +16,36 @@ one mention per distinct span.
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Iterable, Iterator, Mapping, Sequence
 
 from paperkg.extract.nlp.abbreviations import is_short_form
-from paperkg.extract.nlp.filtering import is_non_entity
 from paperkg.extract.nlp.gazetteer import KnownRecord, load_curated, load_gazetteer, load_known
-from paperkg.extract.nlp.markup import clean_name
 from paperkg.extract.nlp.normalize import generic_head, normalize_key, strip_parentheticals, variant_key
 from paperkg.extract.nlp.records import DocMentions
 from paperkg.extract.nlp.rules import is_name_like
-from paperkg.extract.resolve.acronyms import (
-    FUNCTION_WORDS,
-    AcronymTable,
-    acronym_table,
-    expands,
-    same_written_form,
-    spelled_long_form,
+from paperkg.extract.resolve.acronyms import AcronymTable, acronym_table
+from paperkg.extract.resolve.tallies import (
+    MAX_EVIDENCE,
+    DefinitionPass,
+    Definitions,
+    KeyPass,
+    KeyTallies,
+    LocalMaps,
+    Names,
+    display_form,
 )
 from paperkg.extract.resolve.twins import twin_folds
+from paperkg.forks import fork_ranges, indexed_slices
 from paperkg.types import ENTITY_TYPES, ROLES, Extraction, Mention, Paper, PaperEntity
 
-#: How much one mention's type counts in the vote, by where the mention came from.
-TYPE_WEIGHT = {"gazetteer": 4, "abbreviation": 2, "proposal": 2, "model": 1}
 #: Which source wins when two candidates cover the same span.
 ORIGIN_RANK = {"model": 0, "abbreviation": 1, "proposal": 1, "gazetteer": 2}
 MAX_ALIASES = 20
-#: Evidence notes kept per merged written form in the resolution report.
-MAX_EVIDENCE = 3
-#: Distinct long forms of one initial that a short form of the same abstract is tried against.
-MAX_SPELLED_OUT = 64
-_SPACES = re.compile(r"\s+")
-_WORD_BREAK = re.compile(r"[\s\-]+")
+#: Papers per task of the two per-paper passes when they run in forked processes.
+PASS_BATCH = 500
 
 
 @dataclass(frozen=True)
@@ -129,11 +124,6 @@ def acronym_map(definitions: Iterable[tuple[str, str]]) -> dict[str, str]:
     return table.expansion
 
 
-def display_form(surface: str) -> str:
-    """A written form as names and aliases show it: markup cleaned, spaces collapsed."""
-    return _SPACES.sub(" ", clean_name(surface)).strip()
-
-
 def paper_label(paper: Paper, entities: Sequence[PaperEntity], words: int = 8) -> str:
     """A readable label: the title, else the coined name the paper proposes, else its first words.
 
@@ -161,44 +151,34 @@ def resolve(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Resolved:
     return replace(resolved, extractions=list(resolved.extractions))
 
 
-def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Resolved:
+def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions], processes: int = 1) -> Resolved:
     """As :func:`resolve`, with the records as :class:`Records`, which read ``docs`` as they are
     consumed: a corpus's records need never be held at once.
 
     ``docs`` is read three times (definitions; keys and corpus tallies; records), so a store
     that streams it (:class:`~paperkg.extract.run.store.StoredDocs`) is never held whole either:
-    between passes only per-key tallies and each paper's keys remain.
+    between passes only per-key tallies and each paper's keys remain. The first two passes
+    tally batches of papers in ``processes`` forked processes (:mod:`paperkg.extract.resolve.tallies`:
+    the same tallies as in one).
     """
     from paperkg.extract.resolve.report import report_records
 
     known = known_tables()
-    definitions, unspelled, unspelled_at = [], [], []
-    votes_1: Counter = Counter()  # (key, type) of mentions written as one short form, or as a defined long form
-    for index, (paper, doc) in enumerate(zip(papers, docs)):
-        longs = set()
-        for long_start, long_end, short_start, short_end in doc.abbreviations:
-            short = clean_name(paper.abstract[short_start:short_end])
-            long = spelled_long_form(paper.abstract, long_start, long_end, short)
-            if long is not None:
-                definitions.append((short, long, index))
-                longs.add(normalize_key(long))
-            elif is_short_form(short):
-                unspelled_at.append((short, "", index))
-                unspelled.append((normalize_key(short), normalize_key(clean_name(paper.abstract[long_start:long_end])), paper.id))
-        for start, end, kind, _, origin, *_ in doc.mentions:
-            if end - start <= 14 or longs:
-                surface = clean_name(paper.abstract[start:end])
-                if (" " not in surface and is_short_form(surface)) or normalize_key(surface) in longs:
-                    votes_1[normalize_key(surface), kind] += TYPE_WEIGHT[origin]
+    names = Names()  # one memo for both passes where they run here
+    defined = Definitions()
+    for part in fork_ranges(indexed_slices(docs, DefinitionPass(papers, names)), len(papers), PASS_BATCH, processes,
+                            what="the acronym definitions"):
+        defined.add(part)
+    names.learn(defined.names)
+    definitions, unspelled, unspelled_at = defined.definitions, defined.unspelled, defined.unspelled_at
     majority: dict[str, tuple[int, str]] = {}
-    for (key, kind), weight in votes_1.items():
+    for (key, kind), weight in defined.votes.items():
         majority[key] = max(majority.get(key, (0, "")), (weight, kind))
-    del votes_1
+    del defined
     acronyms = acronym_table(definitions, known.acronyms(known.curated_aliases), known.known_acronyms(),
                              {key: kind for key, (_, kind) in majority.items()})
     del majority
-    # per paper: short key -> (what it means there, its written forms, the definition as written)
-    local_maps: dict[int, dict[str, tuple[str, set[str], str]]] = defaultdict(dict)
+    local_maps: LocalMaps = defaultdict(dict)
     for short, long, index in definitions:
         short_key = normalize_key(short)
         target = acronyms.local(short_key, normalize_key(long))
@@ -210,41 +190,16 @@ def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Reso
         local_maps[index].setdefault(normalize_key(short), (normalize_key(short), set(), ""))[1].add(short)
     del definitions, unspelled_at
 
-    # 1-2. acronyms and aliases, per mention. The tallies are flat counters keyed by tuples: a
-    # container per key (most keys are one mention of one paper) cost ~1 KB each at 95k papers.
-    paper_keys: list[tuple[str, ...]] = []  # per paper: base, first key ("" when dropped), per mention
-    paper_count: Counter = Counter()  # first key -> papers
-    written: Counter = Counter()  # (key, surface) of mentions written as the key itself
-    key_votes: Counter = Counter()  # (key, type) -> weighted votes
-    key_forms: Counter = Counter()  # (key, base, display form) -> mentions
-    key_rules: set[tuple[str, str, str]] = set()  # (key, base, rule) where the base became the key
-    key_evidence: dict[tuple[str, str], list[str]] = {}  # (key, base) -> why, at most MAX_EVIDENCE notes
-    for index, (paper, doc) in enumerate(zip(papers, docs)):
-        local = local_maps.get(index, {})
-        rows = []
-        for row in doc.mentions:
-            surface = clean_name(paper.abstract[row[0] : row[1]])
-            base = normalize_key(surface)
-            rows.append((surface, base, *_first_key(base, surface, local, acronyms, known)))
-        codes = []
-        for (surface, base, key, rule), row in zip(_same_abstract_acronyms(rows), doc.mentions):
-            codes += (base, key)
-            if not key:
-                continue
-            if base == key:
-                written[key, surface] += 1
-            else:
-                key_rules.add((key, base, rule))
-                found = key_evidence.setdefault((key, base), [])
-                if len(found) < MAX_EVIDENCE:
-                    note = _evidence(rule, paper, base, surface, local, acronyms, papers)
-                    if note not in found:
-                        found.append(note)
-            key_votes[key, row[2]] += TYPE_WEIGHT[row[4]]
-            key_forms[key, base, display_form(surface)] += 1
-        paper_count.update({key for key in codes[1::2] if key})
-        paper_keys.append(tuple(codes))
-    del local_maps
+    # 1-2. acronyms and aliases, per mention
+    tallies = KeyTallies()
+    for part in fork_ranges(indexed_slices(docs, KeyPass(papers, local_maps, acronyms, known, names)), len(papers), PASS_BATCH,
+                            processes, what="the mentions' keys"):
+        tallies.add(part)
+    del local_maps, names
+    paper_keys, paper_count, written, key_votes, key_forms, key_rules, key_evidence, form_keys = (
+        tallies.paper_keys, tallies.paper_count, tallies.written, tallies.key_votes, tallies.key_forms,
+        tallies.key_rules, tallies.key_evidence, tallies.form_keys)
+    del tallies
     # 3-4. spelling variants and generic heads, corpus-wide
     most_written: dict[str, tuple[int, str]] = {}
     for (key, surface), count in written.items():
@@ -298,8 +253,9 @@ def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions]) -> Reso
                     entry[2].append(note)
     del key_votes, key_forms, key_rules, rules, key_evidence, fold_evidence
     type_of = {key: known.types.get(key) or _vote(counter) for key, counter in votes.items()}
-    name_of = {key: known.names.get(key) or _canonical_name(counter, key) for key, counter in surfaces.items()}
-    del votes, surfaces
+    name_of = {key: known.names.get(key) or _canonical_name(counter, key, form_keys)
+               for key, counter in surfaces.items()}
+    del votes, surfaces, form_keys
 
     final_count: Counter = Counter()
     for codes in paper_keys:
@@ -369,75 +325,6 @@ def _extraction(paper: Paper, doc: DocMentions, codes: tuple[str, ...], final: d
                         alias_keys=tuple(sorted(forms[key] | {key})))
         )
     return Extraction(paper=paper, label=paper_label(paper, entities), entities=tuple(entities))
-
-
-def _first_key(base: str, surface: str, local: dict[str, tuple[str, set[str], str]], acronyms: AcronymTable,
-               known: KnownTables) -> tuple[str, str]:
-    """The key after acronyms and aliases, and the rule that changed it ("" when none did). An
-    acronym resolves only where it is written as defined ("SPEED", not the word "speed"). A
-    non-entity as written (:func:`~paperkg.extract.nlp.filtering.is_non_entity`: the NER also
-    reads the compacted text of a formula, where "\\ldots" leaves "dot") has no key."""
-    if is_non_entity(surface):
-        return "", ""
-    if base in local and same_written_form(surface, local[base][1]):
-        key, rule = local[base][0], "acronym defined in the abstract"
-        if key == base:
-            return base, ""  # defined there in letters that do not align: its own meaning, no other
-    elif acronyms.resolves(base, surface):
-        key, rule = acronyms.expansion[base], f"acronym: {acronyms.rule[base]}"
-    else:
-        key, rule = base, ""
-    aliased = known.alias(key)
-    if aliased != key:
-        key, rule = aliased, rule or ("curated alias" if key in known.curated_aliases else "known-list alias")
-    return key, rule if key != base else ""
-
-
-def _evidence(rule: str, paper: Paper, base: str, surface: str, local: dict[str, tuple[str, set[str], str]],
-              acronyms: AcronymTable, papers: Sequence[Paper]) -> str:
-    """One line of evidence for a written form that became another key, for the report."""
-    if rule == "acronym defined in the abstract":
-        return f"{paper.id}: {local[base][2]}"
-    if rule == "acronym and long form in the same abstract":
-        return f"{paper.id}: {surface} beside a long form it spells out"
-    if rule.startswith("acronym: corpus"):
-        found = acronyms.defined_in.get(base, ())
-        others = sum(acronyms.definitions.get(base, {}).values()) - len(found)
-        where = ", ".join(papers[i].id for i in found[:3])
-        return f"defined so in {len(found)} abstracts ({where})" + (f", otherwise in {others}" if others else "")
-    return "the curated table" if "curated" in rule else "the known lists (Papers with Code, CodeSOTA)"
-
-
-def _same_abstract_acronyms(rows: list[tuple[str, str, str, str]]) -> list[tuple[str, str, str, str]]:
-    """An acronym left unresolved joins a long form of the same abstract that spells it out.
-
-    A long form spelling out a short form starts with its first letter, so each short form is
-    tried against the long forms of that initial only, each distinct one once and at most
-    :data:`MAX_SPELLED_OUT` of them: bounded work per mention, however many the abstract repeats.
-
-    >>> _same_abstract_acronyms([("Soft Actor-Critic", "soft actor-critic", "soft actor-critic", ""),
-    ...                          ("SAC", "sac", "sac", "")])[1]
-    ('SAC', 'sac', 'soft actor-critic', 'acronym and long form in the same abstract')
-    """
-    by_initial: dict[str, dict[tuple[str, str], None]] = defaultdict(dict)
-    for surface, _, key, _ in rows:
-        if " " in surface or "-" in surface:
-            initial = next((w[0] for w in _WORD_BREAK.split(surface.lower()) if w and w not in FUNCTION_WORDS), "")
-            longs = by_initial[initial]
-            if len(longs) < MAX_SPELLED_OUT:
-                longs.setdefault((surface, key), None)
-    found: dict[tuple[str, str], str | None] = {}
-    out = []
-    for surface, base, key, rule in rows:
-        if key == base and is_short_form(surface) and " " not in surface:
-            if (surface, key) not in found:
-                found[surface, key] = next((k for s, k in by_initial.get(surface[0].lower(), {})
-                                            if k != key and expands(surface, s)), None)
-            match = found[surface, key]
-            if match:
-                key, rule = match, "acronym and long form in the same abstract"
-        out.append((surface, base, key, rule))
-    return out
 
 
 def fold_keys(papers: Mapping[str, int], known: KnownTables,
@@ -541,15 +428,16 @@ def _inside_others(spans: Iterable[tuple[int, int]]) -> set[tuple[int, int]]:
     return inside
 
 
-def _canonical_name(counter: Counter, key: str = "") -> str:
+def _canonical_name(counter: Counter, key: str = "", keys: Mapping[str, str] = {}) -> str:
     """The most used written form, preferring forms of the key itself (not a variant with a
-    generic head word), and long forms over acronyms.
+    generic head word), and long forms over acronyms. ``keys`` holds forms already normalized.
 
     >>> _canonical_name(Counter({"ImageNet dataset": 3, "ImageNet": 1, "IN": 5}), "imagenet")
     'ImageNet'
     """
     def rank(surface: str) -> tuple:
         acronym = surface.isupper() or (is_name_like(surface) and " " not in surface and len(surface) <= 6)
-        return (variant_key(normalize_key(surface)) != variant_key(key), acronym, -counter[surface], surface)
+        return (variant_key(keys.get(surface) or normalize_key(surface)) != variant_key(key), acronym,
+                -counter[surface], surface)
 
     return min(counter, key=rank)

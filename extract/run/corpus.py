@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from tqdm import tqdm
 
 from paperkg.errors import ExtractionError
-from paperkg.forks import can_fork, fork_map
+from paperkg.forks import can_fork, fork_ranges, indexed_slices
 from paperkg.extract.nlp.filtering import on_raw_text
 from paperkg.extract.nlp.guard import split_punctuation_runs
 from paperkg.extract.nlp.markup import mask_markup
@@ -175,10 +175,10 @@ def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model:
         for note in notes:
             # Over the per-document work budget (paperkg.extract.nlp.budget): said, never silent.
             log.warning(f"{papers[index].source or papers[index].id}:{papers[index].line}: {note}")
-    resolved = resolve_stream(papers, StoredDocs(store, keys, version))
+    resolved = resolve_stream(papers, StoredDocs(store, keys, version), corpus_processes(n_process, len(papers)))
     finish = partial(_finished, resolved.extractions, use_model, min_confidence)
-    done = fork_map(finish, _batches(enumerate(resolved.extractions.docs)), corpus_processes(n_process, len(papers)),
-                    what="the papers' records")
+    done = fork_ranges(indexed_slices(resolved.extractions.docs, finish), len(papers), BATCH,
+                       corpus_processes(n_process, len(papers)), what="the papers' records")
     return replace(resolved, extractions=chain.from_iterable(done))
 
 
@@ -193,12 +193,6 @@ def corpus_processes(n_process: int, papers: int) -> int:
     if papers <= BATCH or not can_fork():
         return 1
     return worker_count(n_process, papers)
-
-
-def _batches(items: Iterable) -> Iterator[list]:
-    items = iter(items)
-    while batch := list(islice(items, BATCH)):
-        yield batch
 
 
 def _finished(records: Records, use_model: bool, min_confidence: float,

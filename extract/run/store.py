@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import sqlite3
 import sys
 from contextlib import contextmanager
@@ -140,7 +141,8 @@ class ExtractionStore:
         try:
             if self.path != ":memory:":
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(self.path), timeout=60)
+            self._connection = sqlite3.connect(str(self.path), timeout=60)
+            self._pid = os.getpid()
             self._db.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
             self._db.execute(
                 "CREATE TABLE IF NOT EXISTS docs (paper_id TEXT NOT NULL, text_hash TEXT NOT NULL, version TEXT NOT NULL,"
@@ -154,6 +156,16 @@ class ExtractionStore:
             raise StoreError(f"{path}: not a usable paperkg extraction store ({exc}); delete it to start afresh") from exc
         if schema != str(SCHEMA_VERSION):
             raise StoreError(f"{path}: extraction store schema {schema}; this paperkg uses {SCHEMA_VERSION} (delete the file)")
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        # SQLite forbids using a connection across fork(): a forked process (the corpus passes
+        # read their batches there) opens its own, read-only. An in-memory store has no file to
+        # open; the child reads its own copy of the database, which no other process touches.
+        if self._pid != os.getpid() and self.path != ":memory:":
+            self._connection = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)
+            self._pid = os.getpid()
+        return self._connection
 
     def existing(self, keys: Sequence[Key], version: str) -> set[Key]:
         """The keys among ``keys`` that hold a readable result of ``version``; a damaged row

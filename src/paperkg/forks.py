@@ -32,7 +32,7 @@ import pickle
 import threading
 import traceback
 from collections import deque
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 from paperkg.errors import PaperKGError
 
@@ -136,6 +136,17 @@ def fork_ranges(work: Callable[[int, int], R], total: int, size: int, processes:
     """
     return fork_map(lambda bounds: work(*bounds), ((start, min(start + size, total)) for start in range(0, total, size)),
                     processes, what=what)
+
+
+def indexed_slices(items: Sequence[T], work: Callable[[list[tuple[int, T]]], R]) -> Callable[[int, int], R]:
+    """A :func:`fork_ranges` task: ``work`` over ``items[start:stop]`` with their indices, read
+    where the task runs (a lazy sequence, such as the extraction store's documents, is then read
+    in the child: the parent neither reads nor sends the items).
+
+    >>> indexed_slices("abcd", list)(1, 3)
+    [(1, 'b'), (2, 'c')]
+    """
+    return lambda start, stop: work(list(enumerate(items[start:stop], start)))
 
 
 def _give(child, tasks: Iterator) -> bool:
