@@ -1,11 +1,12 @@
-"""The papers' records after resolution (roles, confidence, results) made in turn against made in
-forked processes, in one run: wall and CPU of making them, the paired ratio, and a digest of the
-records each way (they must be the same).
+"""Corpus resolution and the papers' records after it (roles, confidence, results), in turn
+against in forked processes, in one run: wall and CPU of each, the paired ratios, and digests of
+the resolution report and of the records each way (they must be the same).
 
     python bench/bench_records.py ../shared/data/corpus/*.jsonl --store STORE [--rounds 2] [--record]
 
 The store should already hold the inputs' extractions (a ``paperkg build --store STORE`` of them),
-so that only resolution and the records run; resolution itself is not timed.
+so that only resolution and the records run. The records' figures are at the top level of the
+results, resolution's under ``resolution``.
 """
 
 from __future__ import annotations
@@ -24,18 +25,34 @@ from recording import add_record_option, cpu_seconds, paired, paired_rounds, rec
 def make_records(papers, store, processes: int) -> dict:
     from paperkg.extract.run.corpus import corpus_processes, stream_stored
 
+    (own, children), started = cpu_seconds(), time.perf_counter()
     resolved = stream_stored(papers, store, n_process=processes)
+    resolution = _spent(own, children, started)
+    resolution["digest"] = hashlib.sha256(json.dumps(resolved.report, sort_keys=True, default=str).encode()).hexdigest()[:16]
     digest = hashlib.sha256()
     (own, children), started = cpu_seconds(), time.perf_counter()
     count = 0
     for extraction in resolved.extractions:
         digest.update(repr(extraction).encode())
         count += 1
+    return {"processes": corpus_processes(processes, len(papers)), "records": count,
+            **_spent(own, children, started), "digest": digest.hexdigest()[:16], "resolution": resolution}
+
+
+def _spent(own: float, children: float, started: float) -> dict:
+    """Wall and CPU seconds (this process's, its ended children's) since the figures given."""
     wall = time.perf_counter() - started
     own_after, children_after = cpu_seconds()
-    return {"processes": corpus_processes(processes, len(papers)), "records": count, "wall_s": round(wall, 2),
-            "cpu_s": round(own_after - own, 2), "children_cpu_s": round(children_after - children, 2),
-            "digest": digest.hexdigest()[:16]}
+    return {"wall_s": round(wall, 2), "cpu_s": round(own_after - own, 2),
+            "children_cpu_s": round(children_after - children, 2)}
+
+
+def _summary(what: str, runs: dict[str, list[dict]]) -> dict:
+    """The one digest of every run and the paired figures; a ValueError when the runs differ."""
+    digests = {run["digest"] for mode in runs.values() for run in mode}
+    if len(digests) != 1:
+        raise ValueError(f"the {what} differ between runs: {sorted(digests)}")
+    return {"digest": digests.pop(), **paired(runs)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,11 +72,13 @@ def main(argv: list[str] | None = None) -> int:
         runs = paired_rounds(args.rounds, lambda processes: make_records(papers, store, processes))
     finally:
         store.close()
-    digests = {run["digest"] for mode in runs.values() for run in mode}
-    if len(digests) != 1:
-        print(f"the records differ between runs: {sorted(digests)}", file=sys.stderr)
+    resolutions = {mode: [run["resolution"] for run in mode_runs] for mode, mode_runs in runs.items()}
+    try:
+        figures = {"papers": len(papers), **_summary("records", runs),
+                   "resolution": _summary("resolution reports", resolutions)}
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
         return 1
-    figures = {"papers": len(papers), "digest": digests.pop(), **paired(runs)}
     if args.record:
         record("bench_records", figures, argv=argv and ["bench/bench_records.py", *argv])
     print(json.dumps(figures, indent=2))

@@ -10,7 +10,8 @@ from typing import Callable, Iterable
 import networkx as nx
 
 from paperkg.extract.nlp.normalize import normalize_key
-from paperkg.extract.resolve.canonical import MAX_ALIASES, display_form
+from paperkg.extract.resolve.canonical import MAX_ALIASES
+from paperkg.extract.resolve.tallies import display_form
 from paperkg.extract.results.direction import metric_direction
 from paperkg.graph.communities import add_communities
 from paperkg.graph.linking import add_links

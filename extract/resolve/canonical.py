@@ -35,7 +35,6 @@ from paperkg.extract.resolve.tallies import (
     KeyTallies,
     LocalMaps,
     Names,
-    display_form,
 )
 from paperkg.extract.resolve.twins import twin_folds
 from paperkg.forks import fork_ranges, indexed_slices

@@ -46,7 +46,7 @@ LocalMaps = dict[int, dict[str, tuple[str, set[str], str]]]
 
 
 def display_form(surface: str) -> str:
-    """A surface form cleaned for display: markup and extra whitespace removed."""
+    """A written form as names and aliases show it: markup cleaned, spaces collapsed."""
     return _SPACES.sub(" ", clean_name(surface)).strip()
 
 
