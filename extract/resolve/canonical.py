@@ -191,10 +191,10 @@ def resolve_stream(papers: Sequence[Paper], docs: Sequence[DocMentions], process
 
     # 1-2. acronyms and aliases, per mention
     tallies = KeyTallies()
-    for part in fork_ranges(indexed_slices(docs, KeyPass(papers, local_maps, acronyms, known, names)), len(papers), PASS_BATCH,
-                            processes, what="the mentions' keys"):
+    key_pass = KeyPass(papers, local_maps, acronyms, known, names)
+    for part in fork_ranges(indexed_slices(docs, key_pass), len(papers), PASS_BATCH, processes, what="the mentions' keys"):
         tallies.add(part)
-    del local_maps, names
+    del local_maps, names, key_pass
     paper_keys, paper_count, written, key_votes, key_forms, key_rules, key_evidence, form_keys = (
         tallies.paper_keys, tallies.paper_count, tallies.written, tallies.key_votes, tallies.key_forms,
         tallies.key_rules, tallies.key_evidence, tallies.form_keys)

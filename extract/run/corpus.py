@@ -175,10 +175,11 @@ def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model:
         for note in notes:
             # Over the per-document work budget (paperkg.extract.nlp.budget): said, never silent.
             log.warning(f"{papers[index].source or papers[index].id}:{papers[index].line}: {note}")
-    resolved = resolve_stream(papers, StoredDocs(store, keys, version), corpus_processes(n_process, len(papers)))
+    processes = corpus_processes(n_process, len(papers))
+    resolved = resolve_stream(papers, StoredDocs(store, keys, version), processes)
     finish = partial(_finished, resolved.extractions, use_model, min_confidence)
-    done = fork_ranges(indexed_slices(resolved.extractions.docs, finish), len(papers), BATCH,
-                       corpus_processes(n_process, len(papers)), what="the papers' records")
+    done = fork_ranges(indexed_slices(resolved.extractions.docs, finish), len(papers), BATCH, processes,
+                       what="the papers' records")
     return replace(resolved, extractions=chain.from_iterable(done))
 
 

@@ -159,11 +159,13 @@ class ExtractionStore:
 
     @property
     def _db(self) -> sqlite3.Connection:
-        # SQLite forbids using a connection across fork(): a forked process (the corpus passes
-        # read their batches there) opens its own, read-only. An in-memory store has no file to
-        # open; the child reads its own copy of the database, which no other process touches.
+        # SQLite forbids using a connection across fork(), closing it included: a forked process
+        # (the corpus passes read their batches there) keeps the inherited one untouched and
+        # opens its own, read-only. An in-memory store has no file to open; the child reads its
+        # own copy of the database, which no other process touches.
         if self._pid != os.getpid() and self.path != ":memory:":
-            self._connection = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)
+            self._inherited, self._connection = self._connection, sqlite3.connect(
+                f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=60)
             self._pid = os.getpid()
         return self._connection
 
