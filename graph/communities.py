@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from dataclasses import dataclass
 
 import networkx as nx
 import numpy as np
@@ -52,26 +53,65 @@ def umbrella_threshold(n_papers: int) -> float:
     return max(UMBRELLA_SHARE * n_papers, UMBRELLA_MIN)
 
 
+@dataclass(frozen=True)
+class TopicGraph:
+    """The topic graph over numbered papers: ``papers`` (node ids, sorted) and the weighted edges
+    ``(lefts[i], rights[i], weights[i])``, each pair once with ``left < right``, sorted by
+    (left, right): the order that fixes the order of Louvain's every float sum. ``with_text``:
+    whether the text neighbours are in (not below :data:`TOPIC_MIN_PAPERS` linked papers)."""
+
+    papers: list[str]
+    lefts: np.ndarray
+    rights: np.ndarray
+    weights: np.ndarray
+    with_text: bool
+
+
+def topic_graph(graph: nx.DiGraph, processes: int = 1) -> TopicGraph:
+    """The topic graph: each linked paper's nearest abstracts by text, and the RELATED_TO links
+    (an edge in both takes the larger weight; of two links of one pair, the later); the text
+    neighbours are found in ``processes`` forked processes. As arrays of paper numbers: a dict
+    of pairs of node ids held ~300 MB at 95k papers, the communities stage's peak.
+
+    >>> g = nx.DiGraph()
+    >>> g.add_edge("paper:b", "paper:a", kind="RELATED_TO", weight=0.5)
+    >>> t = topic_graph(g)
+    >>> t.papers, t.lefts.tolist(), t.rights.tolist(), t.weights.tolist(), t.with_text
+    (['paper:a', 'paper:b'], [0], [1], [0.5], False)
+    """
+    links = [(u, v, float(d.get("weight", 1.0))) for u, v, d in graph.edges(data=True)
+             if d.get("kind") == "RELATED_TO" and u != v]
+    papers = sorted({n for u, v, _ in links for n in (u, v)})  # a paper without links stays without a topic
+    number = {paper: index for index, paper in enumerate(papers)}
+    ends = np.array([(number[u], number[v]) for u, v, _ in links], dtype=np.int64).reshape(-1, 2)
+    codes = ends.min(axis=1) * len(papers) + ends.max(axis=1)
+    weights = np.array([weight for *_, weight in links], dtype=np.float64)
+    del links, number, ends
+    # Of two links of one pair, the later one's weight (as a dict of the pairs would keep it).
+    codes, last = np.unique(codes[::-1], return_index=True)
+    weights = weights[::-1][last]
+    with_text = len(papers) >= TOPIC_MIN_PAPERS
+    if with_text:
+        rows, df = text_similarity.tfidf_rows(text_similarity.PaperTexts(graph, papers), processes)
+        lefts, rights = text_similarity.neighbour_pairs(rows, df, per_row=TOPIC_NEIGHBOURS, processes=processes)
+        cosines = text_similarity.pair_cosines(rows, lefts, rights, processes)
+        del rows, df
+        similar = cosines > 0
+        codes = np.concatenate([codes, lefts[similar] * len(papers) + rights[similar]])
+        weights = np.concatenate([weights, cosines[similar]])
+        order = np.argsort(codes, kind="stable")
+        codes, weights = codes[order], weights[order]
+        first = np.flatnonzero(np.concatenate([[True], codes[1:] != codes[:-1]]))
+        codes, weights = codes[first], np.maximum.reduceat(weights, first) if len(first) else weights[first]
+    return TopicGraph(papers, codes // max(len(papers), 1), codes % max(len(papers), 1), weights, with_text)
+
+
 def topic_edges(graph: nx.DiGraph, processes: int = 1) -> tuple[dict[tuple[str, str], float], bool]:
-    """The topic graph's weighted edges: each linked paper's nearest abstracts by text, and the
-    RELATED_TO links (an edge in both takes the larger weight); and whether the text
-    neighbours are in (not below :data:`TOPIC_MIN_PAPERS` linked papers). The text
-    neighbours are found in ``processes`` forked processes."""
-    edges: dict[tuple[str, str], float] = {}
-    for u, v, d in graph.edges(data=True):
-        if d.get("kind") == "RELATED_TO" and u != v:
-            edges[(min(u, v), max(u, v))] = float(d.get("weight", 1.0))
-    papers = sorted({n for pair in edges for n in pair})  # a paper without links stays without a topic
-    if len(papers) < TOPIC_MIN_PAPERS:
-        return edges, False
-    rows, df = text_similarity.tfidf_rows(text_similarity.PaperTexts(graph, papers), processes)
-    lefts, rights = text_similarity.neighbour_pairs(rows, df, per_row=TOPIC_NEIGHBOURS, processes=processes)
-    cosines = text_similarity.pair_cosines(rows, lefts, rights, processes)
-    for a, b, weight in zip(lefts.tolist(), rights.tolist(), cosines.tolist()):
-        if weight > 0:
-            key = (papers[a], papers[b])
-            edges[key] = max(edges.get(key, 0.0), weight)
-    return edges, True
+    """The :func:`topic_graph`'s weighted edges as a dict of (smaller, larger) node ids, and
+    whether the text neighbours are in."""
+    found = topic_graph(graph, processes)
+    pairs = zip(found.lefts.tolist(), found.rights.tolist(), found.weights.tolist())
+    return {(found.papers[a], found.papers[b]): weight for a, b, weight in pairs}, found.with_text
 
 
 def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float | None = None,
@@ -90,19 +130,10 @@ def louvain_groups(graph: nx.DiGraph, *, seed: int = SEED, resolution: float | N
     >>> louvain_groups(g)
     [['paper:a', 'paper:b']]
     """
-    found_edges, with_text = topic_edges(graph, processes)
-    if not found_edges:
+    topics = topic_graph(graph, processes)
+    if not len(topics.lefts):
         return []
-    papers = sorted({n for pair in found_edges for n in pair})
-    number = {paper: index for index, paper in enumerate(papers)}
-    lefts = np.fromiter((number[u] for u, _ in found_edges), dtype=np.int64, count=len(found_edges))
-    rights = np.fromiter((number[v] for _, v in found_edges), dtype=np.int64, count=len(found_edges))
-    weights = np.fromiter(found_edges.values(), dtype=np.float64, count=len(found_edges))
-    del found_edges, number
-    # The edges sorted by (smaller, larger) paper: the order the topic graph lists them in,
-    # which fixes the order of Louvain's every float sum; a part's papers and edges keep it.
-    order = np.lexsort((rights, lefts))
-    lefts, rights, weights = lefts[order], rights[order], weights[order]
+    papers, lefts, rights, weights, with_text = topics.papers, topics.lefts, topics.rights, topics.weights, topics.with_text
     if resolution is None:
         resolution = RESOLUTION if with_text else 1.0
     if not with_text:

@@ -332,12 +332,15 @@ def neighbour_ranks(lefts: np.ndarray, rights: np.ndarray, scores: np.ndarray, n
     """
     if len(lefts) == 0:
         return np.zeros(0, dtype=np.int64)
-    rows = np.concatenate([lefts, rights])
-    others = np.concatenate([rights, lefts])
-    order = np.lexsort((others, -np.concatenate([scores, scores]), rows))
-    position = np.empty(len(rows), dtype=np.int64)
+    # 32-bit papers, each temporary dropped once used: the same order, in half the memory (at
+    # 95k papers this was the link stage's peak, ~250 MB over what it held).
+    index = np.int32 if n < 2**31 else np.int64
+    rows = np.concatenate([lefts, rights]).astype(index)
+    order = np.lexsort((np.concatenate([rights, lefts]).astype(index), -np.concatenate([scores, scores]), rows))
     sorted_rows = rows[order]
-    position[order] = np.arange(len(rows)) - np.searchsorted(sorted_rows, sorted_rows, side="left")
+    del rows
+    position = np.empty(len(order), dtype=np.int64)
+    position[order] = np.arange(len(order)) - np.searchsorted(sorted_rows, sorted_rows, side="left")
     return np.minimum(position[: len(lefts)], position[len(lefts):])
 
 
@@ -470,9 +473,10 @@ def add_links(graph: nx.DiGraph, *, top_k: int = 20, copy: bool = True, processe
     # Over the adjacency dicts: the edge view's generator took seconds at 95k papers.
     linked.remove_edges_from([(u, v) for u, targets in linked.adjacency() for v, data in targets.items()
                               if data.get("kind") == "RELATED_TO"])
+    words: dict[str, str] = {}  # one object per shared word: each link's are new strings
     for link in paper_links(linked, top_k=top_k, processes=processes):
         linked.add_edge(link.source, link.target, kind="RELATED_TO", weight=link.weight, shared=list(link.shared),
                         evidence=[dict(item) for item in link.evidence], reason=link.reason, link_kind=link.kind,
-                        terms=list(link.terms))
+                        terms=[words.setdefault(word, word) for word in link.terms])
     linked.graph["top_k"] = top_k
     return linked

@@ -154,3 +154,26 @@ def test_load_rejects_other_files(tmp_path):
         paperkg.load(other)
     with pytest.raises(GraphFileError, match="no such graph file"):
         paperkg.load(tmp_path / "missing.json")
+
+
+def test_graph_keeps_one_object_per_repeated_value_of_the_same_type():
+    # The records arrive unpickled, every value a new object: the graph keeps one per distinct
+    # value (the build's memory at 95k papers), yet a count of 1 stays an int and a confidence
+    # of 1.0 a float, and two sentences of one paper that are equal stay one.
+    import pickle
+
+    from paperkg.graph.build import add_extractions
+    from paperkg.types import Extraction, Mention, Paper, PaperEntity
+
+    def extraction(pid):
+        text = "Words. " * 43 + "SAC beats PPO on MuJoCo."  # offsets past Python's cached small ints
+        entities = tuple(PaperEntity(key, name, "Method", "used", (Mention(start, end, name, "Method", key, "used", text),),
+                                     text, confidence=1.0) for key, name, start, end in (("sac", "SAC", 301, 304), ("ppo", "PPO", 311, 314)))
+        return pickle.loads(pickle.dumps(Extraction(Paper(pid, text), pid, entities)))
+
+    graph = add_extractions(nx.DiGraph(), [extraction("a"), extraction("b")])
+    a, b = graph.edges["paper:a", "entity:sac"], graph.edges["paper:b", "entity:sac"]
+    assert a == b and a["mentions"] == [[301, 304, "SAC"]]
+    assert all(x is y for x, y in zip(a["mentions"][0], b["mentions"][0]))
+    assert a["evidence"] is graph.edges["paper:a", "entity:ppo"]["evidence"]
+    assert type(a["count"]) is int and type(a["confidence"]) is float and a["confidence"] is b["confidence"]

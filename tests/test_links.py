@@ -123,6 +123,56 @@ def test_row_top_keeps_what_a_full_sort_keeps(seed):
         assert row_top(rows, cols, values, k).tolist() == expected.tolist()
 
 
+def _sparse_tfidf(texts: list[str]):
+    # The weights as plain sparse operations give them (what tfidf_rows did before it computed
+    # them in place): the reference it must equal bit for bit, row order and column order too.
+    from scipy import sparse
+
+    parsed = [np.unique(text_similarity._parse(text)[3], return_counts=True) for text in texts]
+    indptr = np.concatenate([[0], np.cumsum([len(columns) for columns, _ in parsed])])
+    matrix = sparse.csr_matrix((np.concatenate([np.zeros(0), *(1.0 + np.log(c) for _, c in parsed)]),
+                                np.concatenate([np.zeros(0, dtype=np.int32), *(c.astype(np.int32) for c, _ in parsed)]),
+                                indptr), shape=(len(texts), text_similarity.COLUMNS))
+    df = np.bincount(matrix.indices, minlength=text_similarity.COLUMNS)
+    matrix = matrix.multiply(np.where(df > 1, np.log((1 + len(texts)) / (1 + df)) + 1.0, 0.0)).tocsr()
+    matrix.eliminate_zeros()
+    norms = np.sqrt(np.asarray(matrix.multiply(matrix).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    return (sparse.diags(1.0 / norms) @ matrix).tocsr(), df
+
+
+@pytest.mark.parametrize("processes", [1, 2])
+def test_tfidf_rows_equal_the_sparse_products_bit_for_bit(shared_data, processes, monkeypatch):
+    # Real abstracts, with texts that keep no term (empty, stop words only) and chunks of a few
+    # hundred texts, so the in-place pass crosses many chunk boundaries.
+    monkeypatch.setattr(text_similarity, "PARSE_CHUNK", 317)
+    texts = [p.abstract for p in read_papers([shared_data / "corpus" / "icml2024.jsonl"]).papers][:1500]
+    texts[10:10] = ["", "the of and with", "SAC"]
+    for given in (texts, texts[:1], []):
+        rows, df = text_similarity.tfidf_rows(given, processes)
+        expected, expected_df = _sparse_tfidf(given)
+        assert rows.shape == expected.shape and np.array_equal(df, expected_df)
+        for name in ("data", "indices", "indptr"):
+            ours, theirs = getattr(rows, name), getattr(expected, name)
+            assert ours.dtype == theirs.dtype and ours.tobytes() == theirs.tobytes(), name
+
+
+def test_neighbour_ranks_match_a_full_sort():
+    rng = np.random.default_rng(3)
+    lefts = rng.integers(0, 50, 400)
+    rights = lefts + rng.integers(1, 20, 400)
+    pairs = text_similarity.unique_pairs(np.stack([lefts, rights], axis=1))
+    lefts, rights = pairs[:, 0], pairs[:, 1]
+    scores = np.round(rng.integers(1, 5, len(lefts)) / 5, 12)
+    ranks = linking.neighbour_ranks(lefts, rights, scores, 70)
+    for i in range(len(lefts)):
+        better = [max(0, sum(1 for j in range(len(lefts)) if paper in (lefts[j], rights[j]) and j != i
+                             and (scores[j] > scores[i] or (scores[j] == scores[i] and
+                                                             (rights[j] if lefts[j] == paper else lefts[j]) < other))))
+                  for paper, other in ((lefts[i], rights[i]), (rights[i], lefts[i]))]
+        assert ranks[i] == min(better)
+
+
 @pytest.mark.skipif(not can_fork(), reason="no fork on this platform: linking runs in one process")
 @pytest.mark.parametrize("built", ["icml_text_graph", "results_kg"])
 def test_links_and_topics_in_two_processes_equal_one(built, request, monkeypatch):
