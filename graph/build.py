@@ -85,7 +85,7 @@ def add_extractions(graph: nx.DiGraph, extractions: Iterable[Extraction]) -> nx.
     names: dict[str, str] = {}
     nodes: dict[str, str] = {}
     # The records arrive unpickled, each offset, text, sentence and score a new object: the graph
-    # keeps one object per distinct value (the same values, so the same graph), ~170 MB less at
+    # keeps one object per distinct value (the same values, so the same graph), ~100 MB less at
     # 95k papers. Ints and floats apart, as 1 == 1.0 would give a score a count's int.
     ints, scores = {}, {}
     # Most mentions repeat a text written before (1.3M mentions, 0.25M texts at 95k papers),

@@ -184,7 +184,9 @@ def tfidf_rows(texts: Sequence[str], processes: int = 1) -> tuple[sparse.csr_mat
         row, written = row + rows_in_chunk, written + len(reverse)
     cols.resize(written, refcheck=False)
     weights.resize(written, refcheck=False)
-    return sparse.csr_matrix((weights, cols, indptr.astype(np.int32)), shape=(n, COLUMNS)), df
+    # 32-bit row bounds as scipy picks them, until the terms outgrow them.
+    bounds_type = np.int32 if written < 2**31 else np.int64
+    return sparse.csr_matrix((weights, cols, indptr.astype(bounds_type)), shape=(n, COLUMNS)), df
 
 
 def neighbour_pairs(rows: sparse.csr_matrix, df: np.ndarray, *, per_row: int,
