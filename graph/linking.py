@@ -276,8 +276,8 @@ def _entity_candidates(graph: nx.DiGraph, papers: list[str], entities: list[str]
                        central: sparse.csr_matrix, top_k: int,
                        processes: int = 1) -> tuple[sparse.csr_matrix, LinkValues, np.ndarray]:
     """The unit link-value rows of the papers, the entity columns' values, and the pairs with
-    entity evidence (each paper's ``2 * top_k`` strongest, as rows of (left, right)); blocks of
-    rows in ``processes`` forked processes."""
+    entity evidence (each paper's ``2 * top_k`` strongest, left < right, as the sorted distinct
+    numbers ``left * len(papers) + right``); blocks of rows in ``processes`` forked processes."""
     values = link_values(graph, entities, matrix)
     # A paper's own central entities weigh fully, its passing mentions half.
     weighted = (matrix + central).multiply(values.value / 2).tocsr()
@@ -317,10 +317,10 @@ def _entity_candidates(graph: nx.DiGraph, papers: list[str], entities: list[str]
         # Each row's 2 * top_k strongest (ties by the other paper).
         first = text_similarity.row_top(block_rows, block_cols, np.round(vals, 12), 2 * top_k)
         rows_kept, cols_kept = block_rows[first], block_cols[first]
-        return np.stack([np.minimum(rows_kept, cols_kept), np.maximum(rows_kept, cols_kept)], axis=1)
+        return np.minimum(rows_kept, cols_kept).astype(np.int64) * len(papers) + np.maximum(rows_kept, cols_kept)
 
     proposed = fork_ranges(block_pairs, len(papers), BLOCK_ROWS, processes, what="the entity evidence")
-    return unit, values, text_similarity.unique_pairs(np.concatenate([np.zeros((0, 2), dtype=np.int64), *proposed]))
+    return unit, values, np.unique(np.concatenate([np.zeros(0, dtype=np.int64), *proposed]))
 
 
 def neighbour_ranks(lefts: np.ndarray, rights: np.ndarray, scores: np.ndarray, n: int) -> np.ndarray:
@@ -332,15 +332,29 @@ def neighbour_ranks(lefts: np.ndarray, rights: np.ndarray, scores: np.ndarray, n
     """
     if len(lefts) == 0:
         return np.zeros(0, dtype=np.int64)
-    # 32-bit papers, each temporary dropped once used: the same order, in half the memory (at
+    # 32-bit papers and positions, each temporary dropped once used, each row's first position
+    # carried forward rather than searched for: the same order in a third of the memory (at
     # 95k papers this was the link stage's peak, ~250 MB over what it held).
-    index = np.int32 if n < 2**31 else np.int64
+    index = np.int32 if max(n, 2 * len(lefts)) < 2**31 else np.int64
     rows = np.concatenate([lefts, rights]).astype(index)
-    order = np.lexsort((np.concatenate([rights, lefts]).astype(index), -np.concatenate([scores, scores]), rows))
+    by_score = np.concatenate([scores, scores])
+    np.negative(by_score, out=by_score)
+    order = np.lexsort((np.concatenate([rights, lefts]).astype(index), by_score, rows))
+    del by_score
     sorted_rows = rows[order]
     del rows
-    position = np.empty(len(order), dtype=np.int64)
-    position[order] = np.arange(len(order)) - np.searchsorted(sorted_rows, sorted_rows, side="left")
+    rank = np.arange(len(order), dtype=index)
+    first = np.empty(len(order), dtype=bool)
+    first[0] = True
+    np.not_equal(sorted_rows[1:], sorted_rows[:-1], out=first[1:])
+    del sorted_rows
+    starts = np.where(first, rank, 0).astype(index, copy=False)
+    del first
+    np.maximum.accumulate(starts, out=starts)
+    rank -= starts
+    del starts
+    position = np.empty(len(order), dtype=index)
+    position[order] = rank
     return np.minimum(position[: len(lefts)], position[len(lefts):])
 
 
@@ -377,25 +391,42 @@ def paper_links(graph: nx.DiGraph, *, top_k: int = 20, processes: int = 1) -> It
     papers, entities, matrix, central = _incidence(graph, processes)
     if not papers:
         return
-    unit, values, entity_pairs = _entity_candidates(graph, papers, entities, matrix, central, top_k, processes)
+    unit, values, entity_codes = _entity_candidates(graph, papers, entities, matrix, central, top_k, processes)
+    # Each array goes once used: the links are a few of millions of candidate pairs (at 95k
+    # papers the stage's peak over the graph fell from +550 to +350 MB).
+    del matrix, central
     texts = text_similarity.PaperTexts(graph, papers)
     rows, df = text_similarity.tfidf_rows(texts, processes)
     has_text = np.diff(rows.indptr) > 0
+    # A pair as one number, left * papers + right: sorted, it is the pairs' (left, right) order,
+    # as unique_pairs would give them without its (k, 2) copies.
+    n = len(papers)
     text_lefts, text_rights = text_similarity.neighbour_pairs(rows, df, per_row=TEXT_CANDIDATES, processes=processes)
-    candidates = text_similarity.unique_pairs(np.concatenate([entity_pairs, np.stack([text_lefts, text_rights], axis=1)]))
-    lefts, rights = candidates[:, 0], candidates[:, 1]
-    if len(lefts) == 0:
+    del df
+    codes = np.unique(np.concatenate([entity_codes, text_lefts * n + text_rights]))
+    del text_lefts, text_rights
+    if len(codes) == 0:
         return
+    lefts, rights = np.divmod(codes, n)
+    # Both sorted: a binary search, not isin's sort of the two together.
+    found = np.minimum(np.searchsorted(entity_codes, codes), max(len(entity_codes) - 1, 0))
+    with_entities = entity_codes[found] == codes if len(entity_codes) else np.zeros(len(codes), dtype=bool)
+    del entity_codes, codes, found
     cosines = text_similarity.pair_cosines(rows, lefts, rights, processes)
     ranks = neighbour_ranks(lefts, rights, cosines, len(papers))
-    with_entities = np.isin(lefts * len(papers) + rights, entity_pairs[:, 0] * len(papers) + entity_pairs[:, 1])
     textless = ~(has_text[lefts] & has_text[rights])
-    entity_weights = np.round(text_similarity.pair_dots(unit, lefts, rights, processes), 12)
-    strength = np.where(textless, entity_weights, cosines)
+    # The entity cosine weighs only the pairs without text (the others weigh their text cosine).
+    entity_weights = np.zeros(len(lefts))
+    entity_weights[textless] = np.round(text_similarity.pair_dots(unit, lefts[textless], rights[textless], processes), 12)
     keep = np.where(textless, with_entities & (entity_weights > 0),
                     (cosines >= TEXT_MIN) & ((ranks < 1) | (with_entities & (ranks < ENTITY_NEIGHBOURS))))
-    lefts, rights, strength = lefts[keep], rights[keep], strength[keep]
+    del ranks
+    strength = np.where(textless[keep], entity_weights[keep], cosines[keep])
+    del cosines, entity_weights
     kinds = np.where(textless[keep], "entities", np.where(with_entities[keep], "both", "text"))
+    del textless, with_entities
+    lefts, rights = lefts[keep], rights[keep]
+    del keep
     # A paper many others choose (a broad survey) would collect far more than top_k: links are
     # accepted strongest first while both ends have room.
     order = np.lexsort((rights, lefts, -strength))

@@ -145,11 +145,11 @@ def tfidf_rows(texts: Sequence[str], processes: int = 1) -> tuple[sparse.csr_mat
         found = [np.unique(_parse(text)[3], return_counts=True) for text in texts[start:stop]]
         return (np.array([len(column) for column, _ in found], dtype=np.int64),
                 np.concatenate([np.zeros(0, dtype=np.int32), *(column.astype(np.int32) for column, _ in found)]),
-                np.concatenate([np.zeros(0, dtype=np.int64), *(count for _, count in found)]))
+                np.concatenate([np.zeros(0, dtype=np.int32), *(count.astype(np.int32) for _, count in found)]))
 
     # In place, a chunk of texts at a time: the terms' columns and weights are the one large copy
     # (the sparse operations' copies, and a list of small arrays per text, took 2.2x the rows'
-    # memory at 95k papers, the link stage's peak). The weights are those the sparse products
+    # memory at 95k papers, the link stage's peak), and the chunks' counts come in 32 bits. The weights are those the sparse products
     # gave: the same multiplications, each row's squares summed in the same order, and each
     # row's columns last to first, as diags(1 / norms) @ matrix leaves them.
     chunks = list(fork_ranges(counts, len(texts), PARSE_CHUNK, processes, what="the texts' terms"))

@@ -72,6 +72,8 @@ def test_forked_records_equal_the_records_made_in_turn(shared_data: Path, use_mo
     assert corpus.corpus_processes(2, len(papers)) == 2
     forked = corpus.extract_corpus(papers, n_process=2, use_model=use_model, progress=False, store=store)
     assert [x.paper.id for x in forked.extractions] == [p.id for p in papers]
+    # The read papers themselves, not the children's copies: the graph holds one of each abstract.
+    assert all(x.paper is paper for x, paper in zip(forked.extractions, papers))
     assert forked.extractions == serial.extractions
     assert forked.report == serial.report and forked.acronyms.expansion == serial.acronyms.expansion
     assert any(row.get("merged") for row in forked.report)

@@ -190,3 +190,21 @@ def test_links_and_topics_in_two_processes_equal_one(built, request, monkeypatch
     assert sum(1 for *_, kind in forked.edges(data="kind") if kind == "RELATED_TO") > papers // 3
     assert sorted(forked.edges(data=True)) == sorted(alone.edges(data=True))
     assert dict(forked.nodes(data="community")) == dict(alone.nodes(data="community"))
+
+
+def test_papers_without_text_link_on_their_entities_alone():
+    """A pair where a side has no text to compare links on the cosine of the two papers' entity
+    vectors (kind ``entities``)."""
+    g = nx.DiGraph()
+    for paper, text in (("a", ""), ("b", ""), ("c", "Soft actor-critic on MuJoCo"), ("d", "Graph coloring")):
+        g.add_node("paper:" + paper, kind="Paper", abstract=text)
+    g.add_node("entity:sac", kind="Entity", name="SAC", type="Method")
+    g.add_node("entity:mujoco", kind="Entity", name="MuJoCo", type="Benchmark")
+    for paper, key in (("a", "sac"), ("b", "sac"), ("c", "sac"), ("a", "mujoco"), ("d", "mujoco")):
+        g.add_edge("paper:" + paper, "entity:" + key, kind="HAS", role="used", count=1)
+    links = {(link.source[6:], link.target[6:]): link for link in paper_links(g)}
+    assert sorted(links) == [("a", "b"), ("a", "c"), ("a", "d"), ("b", "c")]
+    assert all(link.kind == "entities" and link.terms == () for link in links.values())
+    assert links["a", "d"].shared == ("mujoco",) and links["b", "c"].shared == ("sac",)
+    # b and c hold SAC alone; a holds MuJoCo too, in its vector's norm.
+    assert links["b", "c"].weight == 1.0 and 0 < links["a", "b"].weight == links["a", "c"].weight < 1

@@ -180,7 +180,11 @@ def stream_stored(papers: Sequence[Paper], store: ExtractionStore, *, use_model:
     finish = partial(_finished, resolved.extractions, use_model, min_confidence)
     done = fork_ranges(indexed_slices(resolved.extractions.docs, finish), len(papers), BATCH, processes,
                        what="the papers' records")
-    return replace(resolved, extractions=chain.from_iterable(done))
+    # A record from a forked process holds a copy of its paper: the read papers' own objects
+    # take their place, or the graph would keep a second copy of every abstract (~160 MB at
+    # 95k papers) beside the ones the build holds.
+    return replace(resolved, extractions=(replace(record, paper=paper) if record.paper is not paper else record
+                                          for paper, record in zip(papers, chain.from_iterable(done))))
 
 
 def corpus_processes(n_process: int, papers: int) -> int:

@@ -28,6 +28,7 @@ from paperkg.extract.read.readers import DEFAULT_MAX_CHARS, iter_input_files, re
 from paperkg.extract.resolve.confidence import DEFAULT_MIN_CONFIDENCE
 from paperkg.extract.resolve.report import write_resolution
 from paperkg.extract.run.corpus import ExtractStats, corpus_processes, extract_papers, extracted
+from paperkg.extract.run.workers import return_freed_memory
 from paperkg.graph import analytics
 from paperkg.graph.build import build_graph, paper_nodes
 from paperkg.graph.export import read_node_link, write_graphml, write_node_link
@@ -72,6 +73,7 @@ def timed(stages: list, name: str, echo: Callable[[str], None] | None = None) ->
     CPU of worker processes that ended within it counted apart)."""
     wall, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
     yield
+    return_freed_memory()
     workers = _children_cpu() - children
     stages.append((name, time.perf_counter() - wall, time.process_time() - cpu, wall, workers))
     if echo is not None:
