@@ -149,9 +149,10 @@ def tfidf_rows(texts: Sequence[str], processes: int = 1) -> tuple[sparse.csr_mat
 
     # In place, a chunk of texts at a time: the terms' columns and weights are the one large copy
     # (the sparse operations' copies, and a list of small arrays per text, took 2.2x the rows'
-    # memory at 95k papers, the link stage's peak), and the chunks' counts come in 32 bits. The weights are those the sparse products
-    # gave: the same multiplications, each row's squares summed in the same order, and each
-    # row's columns last to first, as diags(1 / norms) @ matrix leaves them.
+    # memory at 95k papers, the link stage's peak), and the chunks' counts come in 32 bits. The
+    # weights are those the sparse products gave: the same multiplications, each row's squares
+    # summed in the same order, and each row's columns last to first, as diags(1 / norms) @
+    # matrix leaves them.
     chunks = list(fork_ranges(counts, len(texts), PARSE_CHUNK, processes, what="the texts' terms"))
     lengths = np.concatenate([np.zeros(0, dtype=np.int64), *(chunk[0] for chunk in chunks)])
     n, total = len(lengths), int(lengths.sum())
