@@ -408,10 +408,10 @@ def paper_links(graph: nx.DiGraph, *, top_k: int = 20, processes: int = 1) -> It
     if len(codes) == 0:
         return
     lefts, rights = np.divmod(codes, n)
-    # Both sorted: a binary search, not isin's sort of the two together.
-    found = np.minimum(np.searchsorted(entity_codes, codes), max(len(entity_codes) - 1, 0))
-    with_entities = entity_codes[found] == codes if len(entity_codes) else np.zeros(len(codes), dtype=bool)
-    del entity_codes, codes, found
+    # Every entity pair is among the sorted candidates: a binary search finds each one's place.
+    with_entities = np.zeros(len(codes), dtype=bool)
+    with_entities[np.searchsorted(codes, entity_codes)] = True
+    del entity_codes, codes
     cosines = text_similarity.pair_cosines(rows, lefts, rights, processes)
     ranks = neighbour_ranks(lefts, rights, cosines, len(papers))
     textless = ~(has_text[lefts] & has_text[rights])

@@ -70,7 +70,8 @@ def _children_cpu() -> float:
 @contextmanager
 def timed(stages: list, name: str, echo: Callable[[str], None] | None = None) -> Iterator[None]:
     """Time one stage into ``stages``; with ``echo``, also say what it cost when it ends (the
-    CPU of worker processes that ended within it counted apart)."""
+    CPU of worker processes that ended within it counted apart). The heap's free pages go back
+    to the OS as it ends (:func:`~paperkg.extract.run.workers.return_freed_memory`)."""
     wall, cpu, children = time.perf_counter(), time.process_time(), _children_cpu()
     yield
     return_freed_memory()
